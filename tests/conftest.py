@@ -1,0 +1,36 @@
+"""Shared fixtures: where ../shared lives, and skipping cleanly when it is absent."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+# CI runs must be reproducible: same examples every run, bounded time.
+hypothesis_settings.register_profile("default", max_examples=150, deadline=None)
+hypothesis_settings.register_profile(
+    "ci", max_examples=150, deadline=None, derandomize=True, print_blob=True
+)
+hypothesis_settings.load_profile("ci")
+
+
+def _shared_path(*parts: str) -> Path:
+    path = Path(settings.SHARED_DIR, *parts)
+    if not path.exists():
+        pytest.skip(f"{path} is absent: ../shared (spec and corpus) is not checked out")
+    return path
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    return _shared_path("corpus", "webhooks")
+
+
+@pytest.fixture(scope="session")
+def corpus_v1beta1_dir() -> Path:
+    return _shared_path("corpus", "webhooks-v1beta1")
+
+
+@pytest.fixture(scope="session")
+def discovery_snapshot() -> Path:
+    return _shared_path("corpus", "discovery", "kubernetes-v1.33-discovery.json")
