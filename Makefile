@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-requirements
+NODE_STAMP := node_modules/.installed-lock
 
 .PHONY: install run test lint format bench system-deps
 
@@ -12,14 +13,19 @@ $(STAMP): requirements.txt
 	$(BIN)/pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+# Front-end assets (Bootstrap) come from the npm registry and are served as static files.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+install: $(STAMP) $(NODE_STAMP)
 
 # Debian packages the tests drive: chromium (browser journeys), kubectl (sandbox conformance).
 system-deps:
 	@sh scripts/system-deps.sh
 
 run: install
-	$(BIN)/python manage.py runlocal
+	DASHBOARD_DEBUG=1 $(BIN)/python manage.py runlocal
 
 test: install system-deps
 	$(BIN)/ruff check .

@@ -123,7 +123,11 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    # Installed by `npm ci` (see package.json); served locally, never from a CDN.
+    ("vendor/bootstrap", BASE_DIR / "node_modules" / "bootstrap" / "dist"),
+]
 STATIC_ROOT = Path(os.environ.get("DASHBOARD_STATIC_ROOT", BASE_DIR / "staticfiles"))
 
 SESSION_COOKIE_HTTPONLY = True
