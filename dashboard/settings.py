@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "webhooks_ui.middleware.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "dashboard.urls"
