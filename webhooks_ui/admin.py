@@ -1,0 +1,127 @@
+"""Admin pages for the synced data: read-mostly, credentials never shown."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from webhooks_ui.models import (
+    Cluster,
+    ConfigurationRevision,
+    DiscoveredResource,
+    Namespace,
+    Service,
+    SyncRun,
+    WebhookConfiguration,
+)
+
+
+@admin.register(Cluster)
+class ClusterAdmin(admin.ModelAdmin):
+    # Credentials are excluded from every form and list: register or rotate them
+    # with ``manage.py add_cluster``, which encrypts them.
+    list_display = ["name", "display_name", "environment", "api_server_url"]
+    list_filter = ["environment", "auth_method", "is_sandbox"]
+    search_fields = ["name", "display_name", "environment"]
+    exclude = ["credentials_encrypted"]
+    readonly_fields = [
+        "api_server_url",
+        "auth_method",
+        "insecure_skip_tls_verify",
+        "credentials_status",
+        "created_at",
+        "updated_at",
+    ]
+
+    @admin.display(description=_("credentials"))
+    def credentials_status(self, obj: Cluster) -> str:
+        return _("stored, encrypted") if obj.credentials_encrypted else _("none")
+
+
+@admin.register(SyncRun)
+class SyncRunAdmin(admin.ModelAdmin):
+    list_display = [
+        "cluster",
+        "status",
+        "started_at",
+        "duration",
+        "created_count",
+        "updated_count",
+        "deleted_count",
+        "unchanged_count",
+    ]
+    list_filter = ["status", "cluster"]
+    list_select_related = ["cluster"]
+    date_hierarchy = "started_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Synced rows mirror the cluster: editing them here would only be overwritten."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(WebhookConfiguration)
+class WebhookConfigurationAdmin(ReadOnlyAdmin):
+    list_display = [
+        "name",
+        "kind",
+        "cluster",
+        "webhook_count",
+        "fail_closed_count",
+        "revision_count",
+        "last_changed",
+        "deleted_at",
+    ]
+    list_filter = ["kind", "cluster"]
+    list_select_related = ["cluster"]
+    search_fields = ["name"]
+
+
+@admin.register(ConfigurationRevision)
+class ConfigurationRevisionAdmin(ReadOnlyAdmin):
+    list_display = ["configuration", "number", "change", "observed_at"]
+    list_filter = ["change"]
+    list_select_related = ["configuration"]
+    raw_id_fields = ["configuration", "sync_run"]
+
+
+@admin.register(Namespace)
+class NamespaceAdmin(ReadOnlyAdmin):
+    list_display = ["name", "cluster"]
+    list_filter = ["cluster"]
+    list_select_related = ["cluster"]
+    search_fields = ["name"]
+
+
+@admin.register(Service)
+class ServiceAdmin(ReadOnlyAdmin):
+    list_display = ["name", "namespace", "cluster", "exists", "ready_endpoint_count"]
+    list_filter = ["cluster", "exists"]
+    list_select_related = ["cluster"]
+    search_fields = ["name", "namespace"]
+
+
+@admin.register(DiscoveredResource)
+class DiscoveredResourceAdmin(ReadOnlyAdmin):
+    list_display = [
+        "resource",
+        "subresource",
+        "group",
+        "version",
+        "kind",
+        "namespaced",
+        "preferred",
+        "cluster",
+    ]
+    list_filter = ["cluster", "preferred", "namespaced"]
+    list_select_related = ["cluster"]
+    search_fields = ["resource", "group", "kind"]

@@ -1,0 +1,277 @@
+"""Clusters and what sync observes in them: configurations with full history.
+
+Rows here are written only by services (``webhooks_ui.services``); models hold
+no behaviour beyond small read-only conveniences.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from webhooks_ui.domain.kinds import MUTATING, VALIDATING
+
+
+class Cluster(models.Model):
+    """A Kubernetes cluster the dashboard reads (and later writes) webhooks in.
+
+    Credentials live only as a Fernet token (``credentials_encrypted``); they are
+    decrypted by ``services.credentials`` when a client is built, never rendered.
+    """
+
+    class AuthMethod(models.TextChoices):
+        KUBECONFIG = "kubeconfig", _("kubeconfig")
+        TOKEN = "token", _("bearer token")
+        IN_CLUSTER = "in-cluster", _("in-cluster service account")
+
+    name = models.SlugField(_("name"), max_length=63, unique=True)
+    display_name = models.CharField(_("display name"), max_length=200, blank=True)
+    environment = models.CharField(
+        _("environment"), max_length=63, blank=True, help_text=_("A free label.")
+    )
+    api_server_url = models.CharField(_("API server URL"), max_length=500)
+    auth_method = models.CharField(
+        _("authentication"), max_length=16, choices=AuthMethod.choices
+    )
+    # Fernet token (ASCII) of a JSON document; see services.credentials.
+    credentials_encrypted = models.TextField(editable=False, blank=True)
+    insecure_skip_tls_verify = models.BooleanField(
+        _("skip TLS verification"),
+        default=False,
+        help_text=_("Only ever set when registration was explicitly allowed to."),
+    )
+    is_sandbox = models.BooleanField(_("sandbox"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [models.Index(fields=["environment", "name"])]
+
+    def __str__(self) -> str:
+        return self.display_name or self.name
+
+    def __repr__(self) -> str:
+        # Never include credentials, not even their ciphertext.
+        return f"<Cluster {self.pk}: {self.name}>"
+
+
+class SyncRun(models.Model):
+    """One attempt to read a cluster's configurations: the record sync leaves.
+
+    It is also the event record of a sync (who/what triggered it, the outcome).
+    """
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        SUCCEEDED = "succeeded", _("succeeded")
+        FAILED = "failed", _("failed")
+
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.CASCADE, related_name="sync_runs"
+    )
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.RUNNING
+    )
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    duration = models.DurationField(null=True, blank=True)
+    created_count = models.PositiveIntegerField(default=0)
+    updated_count = models.PositiveIntegerField(default=0)
+    deleted_count = models.PositiveIntegerField(default=0)
+    unchanged_count = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    triggered_by = models.CharField(max_length=150, blank=True)
+    triggered_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    server_version = models.CharField(max_length=64, blank=True)
+    # List resourceVersion per kind: where a watch resumes after this sync.
+    resource_versions = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        indexes = [
+            models.Index(fields=["cluster", "-started_at"]),
+            models.Index(fields=["status", "-started_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.cluster_id} {self.status} at {self.started_at:%Y-%m-%d %H:%M:%S}"
+
+
+class WebhookConfiguration(models.Model):
+    """The latest observed state of one Mutating/ValidatingWebhookConfiguration.
+
+    Kept after deletion in the cluster (``deleted_at``) so history stays browsable.
+    """
+
+    class Kind(models.TextChoices):
+        MUTATING = MUTATING, _("mutating")
+        VALIDATING = VALIDATING, _("validating")
+
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.CASCADE, related_name="configurations"
+    )
+    kind = models.CharField(max_length=40, choices=Kind.choices)
+    name = models.CharField(max_length=253)
+    uid = models.CharField(max_length=64, blank=True)
+    resource_version = models.CharField(max_length=64, blank=True)
+    generation = models.BigIntegerField(default=0)
+    raw = models.JSONField(help_text=_("The object as the API server served it."))
+    content_hash = models.CharField(max_length=64)
+    webhook_count = models.PositiveIntegerField(default=0)
+    fail_closed_count = models.PositiveIntegerField(default=0)
+    revision_count = models.PositiveIntegerField(default=0)
+    first_seen = models.DateTimeField()
+    last_changed = models.DateTimeField()
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["cluster", "kind", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["cluster", "kind", "name"], name="uniq_configuration_name"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["cluster", "deleted_at", "kind", "name"]),
+            models.Index(fields=["name"]),
+            models.Index(fields=["-last_changed"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}/{self.name}"
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+
+class ConfigurationRevision(models.Model):
+    """An append-only snapshot, written only when a configuration's content changed.
+
+    ``sync_run`` is null for revisions observed through a watch stream.
+    """
+
+    class Change(models.TextChoices):
+        CREATED = "created", _("created")
+        MODIFIED = "modified", _("modified")
+        DELETED = "deleted", _("deleted")
+
+    configuration = models.ForeignKey(
+        WebhookConfiguration, on_delete=models.CASCADE, related_name="revisions"
+    )
+    number = models.PositiveIntegerField()
+    change = models.CharField(max_length=16, choices=Change.choices)
+    raw = models.JSONField()
+    resource_version = models.CharField(max_length=64, blank=True)
+    content_hash = models.CharField(max_length=64)
+    observed_at = models.DateTimeField()
+    sync_run = models.ForeignKey(
+        SyncRun,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="revisions",
+    )
+
+    class Meta:
+        ordering = ["configuration", "-number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["configuration", "number"], name="uniq_revision_number"
+            )
+        ]
+        indexes = [models.Index(fields=["-observed_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.configuration_id} #{self.number} {self.change}"
+
+
+class Namespace(models.Model):
+    """A namespace of a cluster, with labels: what namespaceSelectors match."""
+
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.CASCADE, related_name="namespaces"
+    )
+    name = models.CharField(max_length=253)
+    uid = models.CharField(max_length=64, blank=True)
+    labels = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["cluster", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["cluster", "name"], name="uniq_namespace_name"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Service(models.Model):
+    """A Service some webhook calls, with the readiness of its endpoints.
+
+    Only services referenced by a webhook's clientConfig are kept; ``exists`` is
+    false when a webhook points at a service the cluster does not have.
+    """
+
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.CASCADE, related_name="services"
+    )
+    namespace = models.CharField(max_length=253)
+    name = models.CharField(max_length=253)
+    exists = models.BooleanField(default=True)
+    ports = models.JSONField(default=list, blank=True)
+    ready_endpoint_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["cluster", "namespace", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["cluster", "namespace", "name"], name="uniq_service_name"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def has_ready_endpoints(self) -> bool:
+        return self.ready_endpoint_count > 0
+
+
+class DiscoveredResource(models.Model):
+    """An API resource the cluster serves: what webhook rules can match."""
+
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.CASCADE, related_name="resources"
+    )
+    group = models.CharField(max_length=253, blank=True)
+    version = models.CharField(max_length=63)
+    resource = models.CharField(max_length=253)
+    subresource = models.CharField(max_length=253, blank=True)
+    kind = models.CharField(max_length=253, blank=True)
+    namespaced = models.BooleanField(default=False)
+    verbs = models.JSONField(default=list, blank=True)
+    preferred = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["cluster", "group", "version", "resource", "subresource"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["cluster", "group", "version", "resource", "subresource"],
+                name="uniq_discovered_resource",
+            )
+        ]
+
+    def __str__(self) -> str:
+        path = self.resource + (f"/{self.subresource}" if self.subresource else "")
+        return f"{self.group or 'core'}/{self.version} {path}"
