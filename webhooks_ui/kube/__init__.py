@@ -1,0 +1,1 @@
+"""Cluster API access: the only package that imports the ``kubernetes`` client."""
