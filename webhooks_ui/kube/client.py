@@ -87,9 +87,12 @@ class KubeClient:
         query: Query = (),
         body: Any = None,
         content_type: str | None = None,
+        accept: str = "application/json",
     ) -> dict[str, Any]:
         """One API call answering a JSON object; errors become ``KubeError``."""
-        response = self._send(method, path, query=query, body=body, ctype=content_type)
+        response = self._send(
+            method, path, query=query, body=body, ctype=content_type, accept=accept
+        )
         try:
             data = response.data
         except (urllib3.exceptions.HTTPError, OSError) as exc:
@@ -116,9 +119,10 @@ class KubeClient:
         query: Query = (),
         body: Any = None,
         ctype: str | None = None,
+        accept: str = "application/json",
         timeout: float | tuple[float, float] | None = None,
     ) -> urllib3.BaseHTTPResponse:
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": accept}
         if body is not None:
             headers["Content-Type"] = ctype or "application/json"
         request = self.api.param_serialize(

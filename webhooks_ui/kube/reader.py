@@ -105,10 +105,30 @@ def server_version(client: KubeClient) -> str:
     return str(data.get("gitVersion") or "")
 
 
+AGGREGATED = (
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+    "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,"
+    "application/json"
+)
+
+
 def discover(client: KubeClient) -> Discovery:
-    """Core and group discovery, every served version, subresources included."""
+    """Core and group discovery, every served version, subresources included.
+
+    Aggregated discovery (Kubernetes 1.26+) answers in two requests; older
+    servers answer the legacy documents, read one group-version at a time.
+    """
     discovery = Discovery()
-    core = client.request("GET", "/api")
+    core = client.request("GET", "/api", accept=AGGREGATED)
+    if core.get("kind") == "APIGroupDiscoveryList":
+        groups = client.request("GET", "/apis", accept=AGGREGATED)
+        for document in (core, groups):
+            if document.get("kind") != "APIGroupDiscoveryList":
+                raise MalformedResponse(
+                    f"{client.where}: /apis answered a different discovery format."
+                )
+            _add_aggregated(discovery, document)
+        return discovery
     for version in core.get("versions") or []:
         _add_resources(client, discovery, "", version, preferred=version == "v1")
     groups = client.request("GET", "/apis")
@@ -125,6 +145,43 @@ def discover(client: KubeClient) -> Discovery:
                 preferred=group_version == preferred,
             )
     return discovery
+
+
+def _add_aggregated(discovery: Discovery, document: dict[str, Any]) -> None:
+    for group in document.get("items") or []:
+        name = str((group.get("metadata") or {}).get("name") or "")
+        # Versions come in preference order: the first is preferred.
+        for index, version in enumerate(group.get("versions") or []):
+            for resource in version.get("resources") or []:
+                namespaced = resource.get("scope") == "Namespaced"
+                base = {
+                    "group": name,
+                    "version": str(version.get("version") or ""),
+                    "resource": str(resource.get("resource") or ""),
+                    "namespaced": namespaced,
+                    "preferred": index == 0,
+                }
+                discovery.resources.append(
+                    base
+                    | {
+                        "subresource": "",
+                        "kind": _response_kind(resource),
+                        "verbs": sorted(resource.get("verbs") or []),
+                    }
+                )
+                for sub in resource.get("subresources") or []:
+                    discovery.resources.append(
+                        base
+                        | {
+                            "subresource": str(sub.get("subresource") or ""),
+                            "kind": _response_kind(sub),
+                            "verbs": sorted(sub.get("verbs") or []),
+                        }
+                    )
+
+
+def _response_kind(entry: dict[str, Any]) -> str:
+    return str((entry.get("responseKind") or {}).get("kind") or "")
 
 
 def _add_resources(

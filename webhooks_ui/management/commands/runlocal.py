@@ -105,8 +105,12 @@ class Command(BaseCommand):
 def ensure_admin(password_file: Path) -> str:
     """Make sure the local superuser exists; its password lives in ``password_file``.
 
-    Created once; an existing user keeps the stored password.
+    Created once; later starts reuse both (a password changed in the app stays).
     """
+    users = get_user_model()
+    user = users.objects.filter(username=ADMIN_USERNAME).first()
+    if password_file.exists() and user is not None:
+        return password_file.read_text().strip()
     if password_file.exists():
         password = password_file.read_text().strip()
     else:
@@ -115,11 +119,9 @@ def ensure_admin(password_file: Path) -> str:
         fd = os.open(password_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as handle:
             handle.write(password + "\n")
-    users = get_user_model()
-    user = users.objects.filter(username=ADMIN_USERNAME).first()
     if user is None:
         users.objects.create_superuser(ADMIN_USERNAME, "", password)
-    elif not user.check_password(password):
+    else:
         user.set_password(password)
         user.save(update_fields=["password"])
     return password
