@@ -300,6 +300,10 @@ def _diff_value(
     new = new_parent.get(key, missing)
     if old is not missing and new is not missing and _same(old, new):
         return
+    if key in _USER_KEYED_MAPS:
+        # Normalisation drops an empty map: a first label is one added key.
+        old = {} if old is missing and isinstance(new, dict) else old
+        new = {} if new is missing and isinstance(old, dict) else new
     if isinstance(old, dict) and isinstance(new, dict):
         user_keyed = key in _USER_KEYED_MAPS
         for child in _ordered_keys(old, new, ()):

@@ -152,6 +152,15 @@ class _Context:
         elif service is None and url is None:
             text = "Neither service nor url is set: there is nowhere to send requests."
             self.add("clientConfig", "Endpoint", dict(config), False, text, DANGER)
+        elif service is not None:
+            text = (
+                "Reached through an in-cluster Service; the apiserver connects over "
+                "TLS and checks the certificate against the caBundle."
+            )
+            self.add("clientConfig", "Endpoint", dict(config), False, text, OK)
+        else:
+            text = "Reached at a URL; the apiserver connects over TLS."
+            self.add("clientConfig", "Endpoint", dict(config), False, text, OK)
         if service is not None:
             self._service(service, _mapping(raw_config.get("service")))
         if url is not None:
