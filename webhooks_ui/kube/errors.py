@@ -185,13 +185,14 @@ def from_transport_error(
         return TlsError(f"{where}: TLS handshake failed ({_ssl_detail(exc)}).")
     if isinstance(exc, urllib3.exceptions.NameResolutionError | socket.gaierror):
         return Unreachable(f"{where}: the host name does not resolve.")
+    # NewConnectionError subclasses ConnectTimeoutError: test it first.
+    if isinstance(exc, urllib3.exceptions.NewConnectionError | ConnectionError):
+        return Unreachable(f"{where}: connection refused or unreachable.")
     if isinstance(
         exc,
         urllib3.exceptions.TimeoutError | TimeoutError | socket.timeout,
     ):
         return Unreachable(f"{where}: no answer within {timeout:g} seconds.")
-    if isinstance(exc, urllib3.exceptions.NewConnectionError | ConnectionError):
-        return Unreachable(f"{where}: connection refused or unreachable.")
     if isinstance(exc, urllib3.exceptions.ProtocolError):
         return Unreachable(f"{where}: the connection was closed unexpectedly.")
     return Unreachable(f"{where}: request failed ({type(exc).__name__}).")
