@@ -1,4 +1,4 @@
-"""The admissionregistration.k8s.io/v1 defaults (spec D-1..D-4), as kube-apiserver.
+"""The admissionregistration.k8s.io/v1 defaults (D-1..D-4) that kube-apiserver applies.
 
 kube-apiserver defaults a decoded body before validating or storing it, so the
 dashboard does the same before validating, diffing or matching: otherwise a
