@@ -698,6 +698,7 @@ _BLOCK_UNSAFE = re.compile(
     r"|[ \t]\n|[ \t]$|\t"
 )
 
+_UNUSUAL_BREAKS = re.compile("[\r\x85\u2028\u2029]")
 _TAGS = {
     name: Tag(suffix=name) for name in (_STR, _INT, _FLOAT, _BOOL, _NULL, _MAP, _SEQ)
 }
@@ -791,7 +792,11 @@ def _string_event(value: str) -> ev.ScalarEvent:
         _YAML11_NON_STRING.fullmatch(value)
     )
     style = None
-    if "\n" in value:
+    if _UNUSUAL_BREAKS.search(value):
+        # The emitter writes these raw inside quotes, where a reader folds
+        # them into spaces; double quotes escape them.
+        style = '"'
+    elif "\n" in value:
         style = '"' if _BLOCK_UNSAFE.search(value) else "|"
     return ev.ScalarEvent(
         None, _TAGS[_STR], (plain_is_string, True, True), value, style=style
