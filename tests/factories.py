@@ -176,3 +176,10 @@ def token_cluster(
     return cluster_register(
         name=name, environment="test", server=server, token=token, ca_pem=ca_pem
     )
+
+
+def start_sandbox(name: str = "sb", objects: list[dict] | None = None) -> Any:
+    """A started sandbox holding the default webhook backend plus ``objects``."""
+    from webhooks_ui.sandbox.server import SandboxServer
+
+    return SandboxServer(name=name, objects=[*backend(), *(objects or [])]).start()
