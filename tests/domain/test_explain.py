@@ -216,6 +216,16 @@ def test_match_conditions_absent_and_present():
     assert "matchConditions[1]" in explained
 
 
+def test_injected_ca_bundle_is_not_a_warning():
+    explained = explain_webhook(
+        make_webhook(), kind=VALIDATING, ca_injector="cert-manager"
+    )
+    item = by_path(explained)["clientConfig.caBundle"]
+    assert item.severity == "info" and item.text.startswith(
+        "Not set here: cert-manager"
+    )
+
+
 def test_url_client_config():
     external = make_webhook(clientConfig={"url": "https://hook.example.com/validate"})
     explained = by_path(explain_webhook(external, kind=VALIDATING))

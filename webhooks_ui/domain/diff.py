@@ -68,6 +68,7 @@ class Change:
 
     ``op`` is "added", "removed", "changed", or "moved" (list order of
     webhooks or match conditions changed; ``old``/``new`` are name lists).
+    Compare Changes with ``==``; one holding a dict or list cannot be hashed.
     """
 
     path: str

@@ -70,13 +70,21 @@ def webhook_fields(kind: str) -> tuple[str, ...]:
 
 
 def explain_webhook(
-    raw_webhook: Mapping[str, Any], *, kind: str, path_prefix: str = ""
+    raw_webhook: Mapping[str, Any],
+    *,
+    kind: str,
+    path_prefix: str = "",
+    ca_injector: str | None = None,
 ) -> list[FieldExplanation]:
-    """Explanations for every field of the kind's webhook type, then unknown fields."""
+    """Explanations for every field of the kind's webhook type, then unknown fields.
+
+    ``ca_injector`` names what injects the caBundle on the cluster (see
+    ``ownership.detect_owners``), so a manifest without one is not flagged.
+    """
     raw = dict(raw_webhook) if isinstance(raw_webhook, Mapping) else {}
     wrapper = {"apiVersion": API_VERSION_V1, "kind": kind, "webhooks": [json_copy(raw)]}
     defaulted = apply_defaults(wrapper, kind=kind)["webhooks"][0]
-    ctx = _Context(raw, defaulted, kind, path_prefix)
+    ctx = _Context(raw, defaulted, kind, path_prefix, ca_injector)
     ctx.name()
     ctx.client_config()
     ctx.rules()
@@ -101,12 +109,18 @@ class _Context:
     """Collects explanations; knows the raw and the defaulted webhook."""
 
     def __init__(
-        self, raw: dict[str, Any], defaulted: dict[str, Any], kind: str, prefix: str
+        self,
+        raw: dict[str, Any],
+        defaulted: dict[str, Any],
+        kind: str,
+        prefix: str,
+        ca_injector: str | None,
     ) -> None:
         self.raw = raw
         self.webhook = defaulted
         self.kind = kind
         self.prefix = prefix
+        self.ca_injector = ca_injector
         self.items: list[FieldExplanation] = []
 
     def add(
@@ -261,6 +275,13 @@ class _Context:
             )
             self.add(path, "CA bundle", value, False, text, OK)
             return
+        if self.ca_injector:
+            text = (
+                f"Not set here: {self.ca_injector} injects the CA bundle on the "
+                "cluster, so it differs per cluster and is left out of comparisons."
+            )
+            self.add(path, "CA bundle", value, False, text, INFO)
+            return
         text = (
             "No CA bundle: the apiserver checks the webhook's certificate "
             "against its own system trust roots."
@@ -302,7 +323,7 @@ class _Context:
         text = describe_rule(rule)
         scope_default = raw_rule.get("scope") is None and rule.get("scope") is not None
         if scope_default:
-            text += " (scope not set: the default * applies)."
+            text += "; scope not set, so the default * applies."
         else:
             text += "."
         tone = WARN if _is_broad(rule) else OK
