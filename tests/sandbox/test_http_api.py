@@ -15,13 +15,13 @@ STATUS_KEYS = {"kind", "apiVersion", "metadata", "status", "message", "reason", 
 
 
 def assert_status(body: dict, code: int, reason: str) -> None:
-    assert STATUS_KEYS <= set(body)
+    assert set(body) >= STATUS_KEYS
     assert body["kind"] == "Status" and body["apiVersion"] == "v1"
     assert body["metadata"] == {} and body["status"] == "Failure"
     assert (body["code"], body["reason"]) == (code, reason)
 
 
-# -- auth ------------------------------------------------------------------------
+# -- auth
 
 
 def test_missing_or_wrong_token_is_401_status(sandbox: SandboxServer) -> None:
@@ -69,7 +69,7 @@ def test_tls_is_verified_with_the_sandbox_ca(sandbox: SandboxServer) -> None:
     assert isinstance(failure.value.reason, ssl.SSLCertVerificationError)
 
 
-# -- discovery -------------------------------------------------------------------
+# -- discovery
 
 
 def test_discovery_documents(sandbox: SandboxServer) -> None:
@@ -139,7 +139,7 @@ def test_unstored_resources_list_empty_and_refuse_writes(
     assert_status(answer.body, 405, "MethodNotAllowed")
 
 
-# -- CRUD with the official client ---------------------------------------------------
+# -- CRUD with the official client
 
 
 def test_crud_with_the_kubernetes_client(
@@ -201,7 +201,7 @@ def test_resource_versions_increase_cluster_wide(sandbox: SandboxServer) -> None
     )
 
 
-# -- list: pagination and selectors ----------------------------------------------------
+# -- list: pagination and selectors
 
 
 def test_pagination_with_limit_two(sandbox: SandboxServer) -> None:
@@ -269,7 +269,7 @@ def test_field_selector_on_name(sandbox: SandboxServer) -> None:
     assert answer.status == 400
 
 
-# -- writes: conflicts, preconditions, patches ----------------------------------------------
+# -- writes: conflicts, preconditions, patches
 
 
 def test_stale_put_is_409_with_apiserver_message(sandbox: SandboxServer) -> None:
@@ -421,7 +421,7 @@ def test_generation_bumps_only_when_webhooks_change(sandbox: SandboxServer) -> N
     assert changed["metadata"]["generation"] == 2
 
 
-# -- dryRun ---------------------------------------------------------------------------------
+# -- dryRun
 
 
 def test_dry_run_persists_nothing(sandbox: SandboxServer) -> None:
@@ -461,7 +461,7 @@ def test_dry_run_with_the_client(
     assert call(sandbox, "GET", f"{VWC_PATH}/dry").status == 404
 
 
-# -- fieldValidation ---------------------------------------------------------------------
+# -- fieldValidation
 
 
 def _with_unknown_fields() -> dict:
@@ -523,7 +523,7 @@ def test_wrongly_typed_field_is_400(sandbox: SandboxServer) -> None:
     assert "cannot unmarshal string" in answer.body["message"]
 
 
-# -- validation (422) ------------------------------------------------------------------
+# -- validation (422)
 
 
 def test_invalid_object_is_422_with_causes(sandbox: SandboxServer) -> None:
@@ -563,7 +563,7 @@ def test_update_validation_uses_the_stored_object(sandbox: SandboxServer) -> Non
     assert call(sandbox, "PUT", f"{VWC_PATH}/alpha", fresh).status == 422
 
 
-# -- deletecollection, namespaced kinds, faults -------------------------------------------------
+# -- deletecollection, namespaced kinds, faults
 
 
 def test_deletecollection_with_selector(sandbox: SandboxServer) -> None:
