@@ -4,6 +4,7 @@ import threading
 import time
 
 import pytest
+from django.db import OperationalError
 
 from tests import factories
 from webhooks_ui.domain.kinds import VALIDATING
@@ -18,8 +19,13 @@ API = "admissionregistration.k8s.io/v1"
 def wait_for(condition, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if condition():
-            return True
+        try:
+            if condition():
+                return True
+        except OperationalError:
+            # Shared-cache in-memory SQLite: "table is locked" while the
+            # watcher thread writes; look again.
+            pass
         time.sleep(0.05)
     return False
 
