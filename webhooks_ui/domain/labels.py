@@ -250,9 +250,11 @@ def _validate_requirement(
     if object_value(requirement, path, errors) is None:
         return errors
     values_path = f"{path}.values"
-    values = string_list(requirement.get("values"), values_path, errors)
+    raw_values = requirement.get("values")
+    values = string_list(raw_values, values_path, errors)
     operator = string_value(requirement.get("operator"), f"{path}.operator", errors)
-    count = len(values) if values is not None else 0
+    # Go counts entries; a wrong-typed entry was reported but still is one.
+    count = len(raw_values) if isinstance(raw_values, list) else 0
     if operator in ("In", "NotIn"):
         if values is not None and count == 0:
             errors.append(
