@@ -210,3 +210,15 @@ def test_tokenize():
         "quoted",
     ]
     assert tokenize("'unterminated") is None
+
+
+def test_parses_inline_when_no_big_stack_thread_can_start(monkeypatch):
+    def refuse(size: int = 0) -> int:
+        raise ValueError("size not valid")
+
+    monkeypatch.setattr("webhooks_ui.domain.cel.threading.stack_size", refuse)
+    check_expression.cache_clear()
+    assert check_expression("object.a == 1 &&") is not None
+    assert check_expression("object.a == 1") is None
+    assert check_expression("x" + "[0]" * 20_000) is None  # too deep to try inline
+    check_expression.cache_clear()
