@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 _SERVER_NAMES = ("localhost",)
@@ -57,7 +57,7 @@ def _cert_pem(cert: x509.Certificate) -> str:
 
 
 def _ca_certificate(
-    key: ec.EllipticCurvePrivateKey,
+    key: ec.EllipticCurvePrivateKey | ed25519.Ed25519PrivateKey,
     subject: x509.Name,
     not_before: dt.datetime,
     not_after: dt.datetime,
@@ -89,7 +89,10 @@ def _ca_certificate(
         .add_extension(
             x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False
         )
-        .sign(key, hashes.SHA256())
+        # Ed25519 takes no hash (and signs deterministically).
+        .sign(
+            key, None if isinstance(key, ed25519.Ed25519PrivateKey) else hashes.SHA256()
+        )
     )
 
 
@@ -143,12 +146,13 @@ def seed_ca_certificate(
 ) -> str:
     """A self-signed CA certificate (PEM) for a seed webhook's caBundle.
 
-    The key and serial are derived from the common name, so the same seed line
-    always yields the same key; the dates are the caller's.
+    The key and serial are derived from the common name and Ed25519 signs
+    deterministically, so the same name and dates always give the same PEM.
     """
-    digest = hashlib.sha256(f"webhook-dashboard-sandbox/{common_name}".encode())
-    secret = int.from_bytes(digest.digest(), "big") % (2**255) + 1
-    key = ec.derive_private_key(secret, ec.SECP256R1())
-    serial = int.from_bytes(digest.digest()[:16], "big") >> 1
+    digest = hashlib.sha256(
+        f"webhook-dashboard-sandbox/{common_name}".encode()
+    ).digest()
+    key = ed25519.Ed25519PrivateKey.from_private_bytes(digest)
+    serial = int.from_bytes(digest[:16], "big") >> 1
     cert = _ca_certificate(key, _name(common_name), not_before, not_after, serial)
     return _cert_pem(cert)
