@@ -166,8 +166,9 @@ class _Document:
     line: int | None
     column: int | None
     # Start lines of the mappings inside this document, by id(); used to say
-    # where each List item starts.
-    lines_by_id: dict[int, int] = field(default_factory=dict)
+    # where each List item starts. Each entry holds its mapping too, so that a
+    # discarded mapping (a merge source) cannot free its id for reuse.
+    lines_by_id: dict[int, tuple[int, Any]] = field(default_factory=dict)
 
 
 def _decode(text: str | bytes, *, source: str, max_bytes: int) -> str:
@@ -231,7 +232,7 @@ def _unwrap_list(document: _Document, *, source: str) -> list[LoadedObject]:
         return [LoadedObject(obj, document.index, None, document.line)]
     unwrapped = []
     for index, item in enumerate(items):
-        line = document.lines_by_id.get(id(item))
+        line = document.lines_by_id.get(id(item), (None, None))[0]
         if not isinstance(item, dict):
             raise ManifestError(
                 f"items[{index}] of the {kind} in document {document.index} is "
@@ -408,8 +409,6 @@ class _Node:
 
     value: dict[str, Any] | list[Any]
     anchor: str | None
-    depth: int
-    mark: Any
     height: int = 1  # levels of nesting at and below this node
     count: int = 1  # nodes in this subtree, aliases expanded
     # Mapping state: the key waiting for its value, and merge bookkeeping.
@@ -481,7 +480,7 @@ class _YamlBuilder:
         documents: list[_Document] = []
         stack: list[_Node] = []
         anchors: dict[str, _Anchored] = {}
-        lines_by_id: dict[int, int] = {}
+        lines_by_id: dict[int, tuple[int, Any]] = {}
         root: list[Any] = []  # the finished root value of the current document
         root_mark: Any = None
         for event in events:
@@ -515,9 +514,10 @@ class _YamlBuilder:
                         + ("mappings" if is_mapping else "lists"),
                         event.start_mark,
                     )
-                node = _Node({} if is_mapping else [], event.anchor, depth, event)
+                node = _Node({} if is_mapping else [], event.anchor)
                 if is_mapping:
-                    lines_by_id[id(node.value)] = event.start_mark.line + 1
+                    line = event.start_mark.line + 1
+                    lines_by_id[id(node.value)] = (line, node.value)
                 if not stack:
                     root_mark = event.start_mark
                 stack.append(node)
