@@ -125,6 +125,9 @@ class WebhookConfiguration(models.Model):
     generation = models.BigIntegerField(default=0)
     raw = models.JSONField(help_text=_("The object as the API server served it."))
     content_hash = models.CharField(max_length=64)
+    # Fingerprint of the normalised object (defaults applied, server fields and
+    # injected caBundles left out): equal across clusters means "identical".
+    comparison_hash = models.CharField(max_length=64, blank=True, db_index=True)
     webhook_count = models.PositiveIntegerField(default=0)
     fail_closed_count = models.PositiveIntegerField(default=0)
     revision_count = models.PositiveIntegerField(default=0)
@@ -275,3 +278,58 @@ class DiscoveredResource(models.Model):
     def __str__(self) -> str:
         path = self.resource + (f"/{self.subresource}" if self.subresource else "")
         return f"{self.group or 'core'}/{self.version} {path}"
+
+
+class ClusterMembership(models.Model):
+    """A role on one cluster, granted to a user or to a group (exactly one).
+
+    Any role implies read access to the cluster; superusers hold every role.
+    """
+
+    class Role(models.TextChoices):
+        VIEWER = "viewer", _("viewer")
+        EDITOR = "editor", _("editor")
+        APPROVER = "approver", _("approver")
+        OPERATOR = "operator", _("operator")
+        ADMIN = "admin", _("admin")
+
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.CASCADE, related_name="memberships"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="cluster_memberships",
+    )
+    group = models.ForeignKey(
+        "auth.Group",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="cluster_memberships",
+    )
+    role = models.CharField(max_length=16, choices=Role.choices)
+
+    class Meta:
+        ordering = ["cluster", "role"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, group__isnull=True)
+                    | models.Q(user__isnull=True, group__isnull=False)
+                ),
+                name="membership_user_xor_group",
+            ),
+            models.UniqueConstraint(
+                fields=["cluster", "user", "role"], name="uniq_user_role"
+            ),
+            models.UniqueConstraint(
+                fields=["cluster", "group", "role"], name="uniq_group_role"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        holder = self.user or self.group
+        return f"{holder} is {self.role} on {self.cluster_id}"

@@ -1,12 +1,42 @@
-"""URLs of the dashboard app."""
+"""URLs of the dashboard app; the REST API mirrors these nouns under /api/v1/."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, register_converter
 
-from webhooks_ui.views import overview
+from webhooks_ui.converters import KindConverter
+from webhooks_ui.views import clusters, configurations, overview
+
+register_converter(KindConverter, "kind")
+
+_config = "clusters/<slug:cluster>/<kind:kind>/<str:name>/"
 
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", overview.overview, name="overview"),
+    path("clusters/<slug:cluster>/", clusters.cluster_detail, name="cluster-detail"),
+    path("clusters/<slug:cluster>/sync/", clusters.cluster_sync, name="cluster-sync"),
+    path(
+        "clusters/<slug:cluster>/sync/status/",
+        clusters.cluster_sync_status,
+        name="cluster-sync-status",
+    ),
+    path(
+        _config,
+        configurations.configuration_detail,
+        name="configuration-detail",
+    ),
+    path(
+        _config + "yaml/", configurations.configuration_yaml, name="configuration-yaml"
+    ),
+    path(
+        _config + "history/",
+        configurations.configuration_history,
+        name="configuration-history",
+    ),
+    path(
+        "compare/<kind:kind>/<str:name>/",
+        configurations.configuration_compare,
+        name="configuration-compare",
+    ),
 ]

@@ -21,6 +21,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
+from webhooks_ui.domain.normalize import fingerprint
 from webhooks_ui.kube.access import AccessError
 from webhooks_ui.kube.errors import KubeError
 from webhooks_ui.models import (
@@ -199,6 +200,7 @@ _FULL_UPDATE = [
     "generation",
     "raw",
     "content_hash",
+    "comparison_hash",
     "webhook_count",
     "fail_closed_count",
     "revision_count",
@@ -223,6 +225,7 @@ class _ConfigurationWriter:
                 "kind",
                 "name",
                 "content_hash",
+                "comparison_hash",
                 "resource_version",
                 "deleted_at",
                 "revision_count",
@@ -355,6 +358,9 @@ class _ConfigurationWriter:
         row.resource_version = str(metadata.get("resourceVersion") or "")
         row.generation = int(metadata.get("generation") or 0)
         row.raw = obj
+        if changed or not row.comparison_hash:
+            # Normalising is the costly part of a sync: only for new content.
+            row.comparison_hash = fingerprint(obj)
         row.content_hash = digest
         row.webhook_count, row.fail_closed_count = webhook_counts(obj)
         row.deleted_at = None
