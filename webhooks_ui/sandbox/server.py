@@ -33,6 +33,7 @@ from .transport import SandboxHTTPServer
 
 ADMIN_USER = "sandbox-admin"
 VIEWER_USER = "sandbox-viewer"
+SYSTEM_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
 
 
 class SandboxServer:
@@ -213,7 +214,15 @@ class SandboxServer:
 
     def _seed(self) -> None:
         objects = load_seed_dir(self.seed_dir) if self.seed_dir is not None else []
-        for obj in sort_for_create(objects + self.objects):
+        objects += self.objects
+        given = {o["metadata"]["name"] for o in objects if o.get("kind") == "Namespace"}
+        # Every real cluster has these; seeds may bring their own (with labels).
+        system = [
+            {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+            for name in SYSTEM_NAMESPACES
+            if name not in given
+        ]
+        for obj in sort_for_create(system + objects):
             self.store.create(obj)
 
     def _restore(self, saved: state.SandboxState) -> None:
