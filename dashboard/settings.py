@@ -102,7 +102,12 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Sync threads and request threads share the file: wait, do not fail.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        # IMMEDIATE: a writing transaction takes the lock up front, so two
+        # writers queue instead of one failing with "database is locked".
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -11,6 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from webhooks_ui.domain.kinds import MUTATING, VALIDATING
+from webhooks_ui.fields import OrderedJSONField
 
 
 class Cluster(models.Model):
@@ -123,7 +124,7 @@ class WebhookConfiguration(models.Model):
     uid = models.CharField(max_length=64, blank=True)
     resource_version = models.CharField(max_length=64, blank=True)
     generation = models.BigIntegerField(default=0)
-    raw = models.JSONField(help_text=_("The object as the API server served it."))
+    raw = OrderedJSONField(help_text=_("The object as the API server served it."))
     content_hash = models.CharField(max_length=64)
     # Fingerprint of the normalised object (defaults applied, server fields and
     # injected caBundles left out): equal across clusters means "identical".
@@ -172,7 +173,7 @@ class ConfigurationRevision(models.Model):
     )
     number = models.PositiveIntegerField()
     change = models.CharField(max_length=16, choices=Change.choices)
-    raw = models.JSONField()
+    raw = OrderedJSONField()
     resource_version = models.CharField(max_length=64, blank=True)
     content_hash = models.CharField(max_length=64)
     observed_at = models.DateTimeField()

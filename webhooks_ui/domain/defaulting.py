@@ -34,7 +34,13 @@ def apply_defaults(obj: dict, *, kind: str | None = None) -> dict:
     reports it. ``kind`` overrides ``obj["kind"]`` for bodies that lack it.
     Objects of another apiVersion (v1beta1 has other defaults) are only copied.
     """
-    result = json_copy(obj)
+    return fill_defaults_in_place(json_copy(obj), kind=kind)
+
+
+def fill_defaults_in_place(result: Any, *, kind: str | None = None) -> Any:
+    """``apply_defaults`` without the copy, for callers that own a private copy
+    already (normalising copies once, not twice: sync fingerprints every
+    changed object)."""
     if not isinstance(result, dict):
         return result
     kind = kind if kind is not None else result.get("kind")
@@ -63,6 +69,23 @@ def json_copy(value: Any) -> Any:
     """
     if not isinstance(value, dict | list):
         return value
+    try:
+        # Fast path for ordinary objects; deep or cyclic input overflows the
+        # stack and takes the iterative path below instead.
+        return _copy_recursive(value)
+    except RecursionError:
+        return _copy_iterative(value)
+
+
+def _copy_recursive(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _copy_recursive(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [_copy_recursive(child) for child in value]
+    return value
+
+
+def _copy_iterative(value: dict | list) -> dict | list:
     memo: dict[int, Any] = {}
     root = {} if isinstance(value, dict) else []
     memo[id(value)] = root

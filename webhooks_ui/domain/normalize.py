@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from webhooks_ui.domain.defaulting import apply_defaults, json_copy
+from webhooks_ui.domain.defaulting import fill_defaults_in_place, json_copy
 from webhooks_ui.domain.ownership import ca_bundle_injected
 
 # metadata fields the API server writes and a user cannot meaningfully set:
@@ -72,14 +72,14 @@ _OMIT_WHEN_EMPTY = frozenset(
 
 def strip_server_fields(obj: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of ``obj`` without server-managed metadata and without ``status``."""
-    result = json_copy(dict(obj))
-    for key in SERVER_MANAGED_TOP_LEVEL:
-        result.pop(key, None)
+    # Filter before copying: managedFields is often most of the object.
+    result = {k: v for k, v in obj.items() if k not in SERVER_MANAGED_TOP_LEVEL}
     metadata = result.get("metadata")
-    if isinstance(metadata, dict):
-        for key in SERVER_MANAGED_METADATA:
-            metadata.pop(key, None)
-    return result
+    if isinstance(metadata, Mapping):
+        result["metadata"] = {
+            k: v for k, v in metadata.items() if k not in SERVER_MANAGED_METADATA
+        }
+    return json_copy(result)
 
 
 def normalize(
@@ -101,7 +101,7 @@ def normalize_with(obj: Mapping[str, Any], *, drop_ca_bundle: bool) -> dict[str,
     ``diff`` needs this: it decides once for both sides, so that adding the
     injector annotation does not also report every caBundle as removed.
     """
-    result = apply_defaults(strip_server_fields(obj))
+    result = fill_defaults_in_place(strip_server_fields(obj))
     metadata = result.get("metadata")
     if isinstance(metadata, dict):
         annotations = metadata.get("annotations")
