@@ -81,21 +81,27 @@ def test_defaults_are_marked_and_explicit_values_are_not():
     assert not explained["sideEffects"].is_default
     assert "default" in explained["rules[0]"].text  # scope defaulted inside rule
 
-    explicit = make_webhook(failurePolicy="Fail", timeoutSeconds=10)
+    explicit = make_webhook(failurePolicy="Ignore", timeoutSeconds=5)
     explained = by_path(explain_webhook(explicit, kind=MUTATING))
     assert not explained["failurePolicy"].is_default
     assert not explained["timeoutSeconds"].is_default
 
 
-def test_an_already_defaulted_webhook_has_no_defaults_left():
+def test_a_stored_value_equal_to_its_default_is_shown_as_the_default():
+    # The apiserver stores defaulted objects: what sync sees for an unset field
+    # is the default value itself, and the page must still say "default".
     stored = apply_defaults(
         {
             "apiVersion": "admissionregistration.k8s.io/v1",
             "kind": MUTATING,
-            "webhooks": [make_webhook()],
+            "webhooks": [make_webhook(timeoutSeconds=30)],
         }
     )["webhooks"][0]
-    assert not any(item.is_default for item in explain_webhook(stored, kind=MUTATING))
+    explained = by_path(explain_webhook(stored, kind=MUTATING))
+    for path in ("failurePolicy", "matchPolicy", "reinvocationPolicy"):
+        assert explained[path].is_default, path
+    assert not explained["timeoutSeconds"].is_default
+    assert not explained["sideEffects"].is_default
 
 
 def test_failure_policy_wording():

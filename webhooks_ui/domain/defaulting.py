@@ -25,6 +25,15 @@ _WEBHOOK_DEFAULTS: tuple[tuple[str, Any], ...] = (
 _MUTATING_DEFAULTS: tuple[tuple[str, Any], ...] = (("reinvocationPolicy", "Never"),)
 
 
+def webhook_default(field: str, *, kind: str) -> Any:
+    """The v1 default of a webhook field for ``kind``, or None when it has none."""
+    extra = _MUTATING_DEFAULTS if kind == MUTATING else ()
+    for name, value in (*_WEBHOOK_DEFAULTS, *extra):
+        if name == field:
+            return copy.deepcopy(value)
+    return None
+
+
 def apply_defaults(obj: dict, *, kind: str | None = None) -> dict:
     """Return a deep copy of ``obj`` with the v1 defaults filled in.
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from webhooks_ui.domain.defaulting import apply_defaults, json_copy
+from webhooks_ui.domain.defaulting import apply_defaults, json_copy, webhook_default
 from webhooks_ui.domain.kinds import API_VERSION_V1, MUTATING
 
 OK = "ok"
@@ -53,7 +53,7 @@ class FieldExplanation:
 
     ``path`` is relative to the webhook unless a prefix was given
     (``clientConfig.service.port``); ``is_default`` is True when the raw
-    webhook did not set the field and the apiserver's default applies.
+    webhook did not set the field, or set it to the apiserver's default.
     """
 
     path: str
@@ -130,7 +130,13 @@ class _Context:
         self.items.append(FieldExplanation(full, label, value, is_default, text, tone))
 
     def defaulted(self, key: str) -> bool:
-        return self.raw.get(key) is None and self.webhook.get(key) is not None
+        # The apiserver stores defaulted objects, so a synced value equal to
+        # the default cannot be told apart from one it filled in: both are
+        # shown as the default.
+        if self.raw.get(key) is None:
+            return self.webhook.get(key) is not None
+        default = webhook_default(key, kind=self.kind)
+        return default is not None and self.raw.get(key) == default
 
     # -- fields, in API reference order ------------------------------------
 

@@ -78,3 +78,27 @@ def query_with(request: Any, **changes: Any) -> str:
     for key, value in changes.items():
         params[key] = value
     return params.urlencode()
+
+
+_CELL_LABELS = {"present": "only here"}
+# Rows whose sub-fields get rows of their own: their value would repeat them.
+_CONTAINER_PATHS = {"clientConfig", "clientConfig.service", "rules"}
+
+
+@register.filter
+def cell_label(state: str) -> str:
+    return _CELL_LABELS.get(state, state)
+
+
+@register.filter
+def field_value(explanation: Any) -> str:
+    """A field's value for the explanation table: containers summarised."""
+    if explanation.path in _CONTAINER_PATHS:
+        return ""
+    value = explanation.value
+    if value is None:
+        return "none"
+    text = as_text(value)
+    if explanation.path.endswith("caBundle") and len(text) > 48:
+        return f"{text[:48]}… ({len(text)} characters)"
+    return text
