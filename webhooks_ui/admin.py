@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from webhooks_ui.models import (
     Cluster,
+    ClusterMembership,
     ConfigurationRevision,
     DiscoveredResource,
     Namespace,
@@ -14,8 +15,17 @@ from webhooks_ui.models import (
 )
 
 
+class ClusterMembershipInline(admin.TabularInline):
+    """Who holds which role on the cluster (users or groups)."""
+
+    model = ClusterMembership
+    extra = 0
+    autocomplete_fields = ["user", "group"]
+
+
 @admin.register(Cluster)
 class ClusterAdmin(admin.ModelAdmin):
+    inlines = [ClusterMembershipInline]
     # Credentials are excluded from every form and list: register or rotate them
     # with ``manage.py add_cluster``, which encrypts them.
     list_display = ["name", "display_name", "environment", "api_server_url"]
@@ -125,3 +135,11 @@ class DiscoveredResourceAdmin(ReadOnlyAdmin):
     list_filter = ["cluster", "preferred", "namespaced"]
     list_select_related = ["cluster"]
     search_fields = ["resource", "group", "kind"]
+
+
+@admin.register(ClusterMembership)
+class ClusterMembershipAdmin(admin.ModelAdmin):
+    list_display = ["cluster", "user", "group", "role"]
+    list_filter = ["role", "cluster"]
+    search_fields = ["user__username", "group__name", "cluster__name"]
+    autocomplete_fields = ["user", "group"]
