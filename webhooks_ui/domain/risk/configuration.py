@@ -36,6 +36,7 @@ from webhooks_ui.domain.risk.samples import (
     Matcher,
     critical_samples,
     pod_sample,
+    probes,
     rule_samples,
     system_namespaces,
 )
@@ -86,21 +87,16 @@ def webhook_findings(
 ) -> list[Finding]:
     """Every per-webhook check (all but the timeout budget and cluster state)."""
     findings: list[Finding] = []
+    critical = probes(settings, environment)
     injectors_by_object: dict[int, list[str]] = {}
     for view in views:
         injectors = injectors_by_object.get(id(view.obj))
         if injectors is None:
             injectors = ca_injectors(view.obj)
             injectors_by_object[id(view.obj)] = injectors
+        findings.extend(check_system_namespaces(view, probes=critical, matcher=matcher))
         findings.extend(
-            check_system_namespaces(
-                view, settings=settings, environment=environment, matcher=matcher
-            )
-        )
-        findings.extend(
-            check_critical_resources(
-                view, settings=settings, environment=environment, matcher=matcher
-            )
+            check_critical_resources(view, probes=critical, matcher=matcher)
         )
         findings.extend(check_own_pods(view, environment=environment, matcher=matcher))
         findings.extend(check_connect(view, environment=environment, matcher=matcher))

@@ -64,10 +64,13 @@ def check_long_timeout(view: WebhookView, settings: RiskSettings) -> list[Findin
         consequence = f"holds each matching request {timeout} s before rejecting it"
     else:
         consequence = f"delays each matching request by {timeout} s"
+    # A slow webhook on its own project's custom resources hurts that project;
+    # on built-in resources (pods, deployments, ...) it hurts everyone.
+    severity = WARNING if view.fails_closed and _covers_builtin(view) else INFO
     return [
         view.finding(
             ids.LONG_TIMEOUT,
-            WARNING if view.fails_closed else INFO,
+            severity,
             view.field("timeoutSeconds"),
             f"A hung or unreachable webhook {consequence}, which stacks up with "
             "other webhooks and client retries.",
@@ -76,6 +79,18 @@ def check_long_timeout(view: WebhookView, settings: RiskSettings) -> list[Findin
             (f"timeoutSeconds: {timeout}",),
         )
     ]
+
+
+_BUILTIN_GROUPS = frozenset({"", "*", "apps", "batch", "policy", "autoscaling"})
+
+
+def _covers_builtin(view: WebhookView) -> bool:
+    """Any rule naming a Kubernetes API group (core, apps, *.k8s.io, any group)."""
+    return any(
+        group in _BUILTIN_GROUPS or group.endswith(".k8s.io")
+        for rule in view.rules
+        for group in strings(rule.get("apiGroups"))
+    )
 
 
 _ADDRESS_WORDS = {

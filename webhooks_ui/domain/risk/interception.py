@@ -18,17 +18,15 @@ from webhooks_ui.domain.risk.model import (
     NAMESPACE_NAME_LABEL,
     WARNING,
     Finding,
-    RiskSettings,
     milder,
     worst,
 )
 from webhooks_ui.domain.risk.samples import (
     Environment,
     Matcher,
+    Probes,
     Sample,
-    critical_samples,
     pod_sample,
-    system_namespaces,
 )
 
 _CONDITIONS_NOTE = (
@@ -39,23 +37,15 @@ _MAX_LISTED = 6
 
 
 def check_system_namespaces(
-    view: WebhookView,
-    *,
-    settings: RiskSettings,
-    environment: Environment,
-    matcher: Matcher,
+    view: WebhookView, *, probes: Probes, matcher: Matcher
 ) -> list[Finding]:
     if not view.fails_closed:
         return []
-    namespaces = system_namespaces(settings, environment)
-    samples = critical_samples(
-        settings.system_namespace_requests,
-        namespaces=namespaces,
-        environment=environment,
-    )
-    hits = [sample for sample in samples if matcher.intercepts(view, sample)]
+    namespaces = probes.namespaces
+    hits = [sample for sample in probes.system if matcher.intercepts(view, sample)]
     if not hits:
         return []
+    hits.sort(key=lambda hit: hit.severity != CRITICAL)
     hit_namespaces = sorted({hit.namespace for hit in hits})
     exclusion = ", ".join(namespaces)
     return [
@@ -66,8 +56,13 @@ def check_system_namespaces(
             field=view.field("namespaceSelector"),
             message=(
                 f"If this webhook is down the apiserver rejects {hits[0].label}"
-                f"{_more(hits)}: {hits[0].why}, so the cluster cannot heal "
-                "itself until someone deletes this configuration."
+                f"{_more(hits)}: {hits[0].why}"
+                + (
+                    ", so the cluster cannot heal itself until someone deletes "
+                    "this configuration."
+                    if any(hit.severity == CRITICAL for hit in hits)
+                    else "."
+                )
             ),
             fix=(
                 f"Exclude the system namespaces with a namespaceSelector "
@@ -81,20 +76,11 @@ def check_system_namespaces(
 
 
 def check_critical_resources(
-    view: WebhookView,
-    *,
-    settings: RiskSettings,
-    environment: Environment,
-    matcher: Matcher,
+    view: WebhookView, *, probes: Probes, matcher: Matcher
 ) -> list[Finding]:
     if not view.fails_closed:
         return []
-    samples = critical_samples(
-        settings.critical_resource_requests,
-        namespaces=system_namespaces(settings, environment),
-        environment=environment,
-    )
-    hits = [sample for sample in samples if matcher.intercepts(view, sample)]
+    hits = [sample for sample in probes.critical if matcher.intercepts(view, sample)]
     if not hits:
         return []
     # The worst consequence leads the sentence.

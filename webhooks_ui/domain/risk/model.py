@@ -62,8 +62,9 @@ class Finding:
 class CriticalRequest:
     """A request the cluster cannot live without, used to probe webhooks.
 
-    ``namespaced`` requests are probed in every system namespace listed in
-    ``namespaces`` (empty: all of ``RiskSettings.system_namespaces``).
+    ``namespaced`` requests are probed in each system namespace listed in
+    ``namespaces`` (empty: all of ``RiskSettings.system_namespaces`` except
+    ``skip_namespaces``).
     ``severity`` is what blocking it costs: nodes going NotReady is critical,
     not being able to create a namespace is a warning.
     """
@@ -77,12 +78,16 @@ class CriticalRequest:
     subresource: str = ""
     namespaced: bool = True
     namespaces: tuple[str, ...] = ()
+    skip_namespaces: tuple[str, ...] = ()
     severity: str = CRITICAL
     why: str = ""
 
 
 # Requests in system namespaces: blocking them stops the control plane and
-# node agents from restarting or heartbeating.
+# node agents from restarting or heartbeating. kube-public and
+# kube-node-lease hold no pods, so pods are not probed there (a webhook that
+# excludes only kube-system is fine for pods).
+_NO_PODS = ("kube-public", "kube-node-lease")
 DEFAULT_SYSTEM_NAMESPACE_REQUESTS: tuple[CriticalRequest, ...] = (
     CriticalRequest(
         "CREATE pods",
@@ -91,6 +96,7 @@ DEFAULT_SYSTEM_NAMESPACE_REQUESTS: tuple[CriticalRequest, ...] = (
         "v1",
         "pods",
         "Pod",
+        skip_namespaces=_NO_PODS,
         why="DNS, CNI and other system pods cannot be recreated",
     ),
     CriticalRequest(
@@ -100,7 +106,9 @@ DEFAULT_SYSTEM_NAMESPACE_REQUESTS: tuple[CriticalRequest, ...] = (
         "v1",
         "pods",
         "Pod",
-        why="system pods cannot be updated",
+        skip_namespaces=_NO_PODS,
+        severity=WARNING,
+        why="system pods cannot be relabelled or adopted by their controllers",
     ),
     CriticalRequest(
         "UPDATE leases",
@@ -121,6 +129,18 @@ DEFAULT_SYSTEM_NAMESPACE_REQUESTS: tuple[CriticalRequest, ...] = (
         "ConfigMap",
         namespaces=("kube-system",),
         why="control-plane configuration (for example CoreDNS) cannot change",
+    ),
+    CriticalRequest(
+        "UPDATE configmaps",
+        "UPDATE",
+        "",
+        "v1",
+        "configmaps",
+        "ConfigMap",
+        namespaces=("kube-public",),
+        severity=WARNING,
+        why="the cluster-info ConfigMap cannot be re-signed, so kubeadm nodes "
+        "cannot join",
     ),
     CriticalRequest(
         "CREATE serviceaccounts/token",
@@ -197,7 +217,7 @@ DEFAULT_CRITICAL_RESOURCE_REQUESTS: tuple[CriticalRequest, ...] = (
         "Namespace",
         namespaced=False,
         severity=WARNING,
-        why="no namespace can be created, including one to reinstall the webhook",
+        why="no namespace can be created",
     ),
     CriticalRequest(
         "UPDATE namespaces",

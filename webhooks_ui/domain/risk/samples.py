@@ -149,7 +149,7 @@ def critical_samples(
             samples.extend(_cluster_scoped_samples(spec, namespaces, environment))
             continue
         for namespace in spec.namespaces or namespaces:
-            if namespace not in namespaces:
+            if namespace not in namespaces or namespace in spec.skip_namespaces:
                 continue
             labels = environment.namespace_labels(namespace)
             if labels is None:
@@ -343,6 +343,36 @@ class Matcher:
         )
         # A missing namespace or a broken selector also stops the request.
         return result.matched or result.fails_request
+
+
+@dataclass(frozen=True)
+class Probes:
+    """The critical requests of one environment, built once per run."""
+
+    system: tuple[Sample, ...]
+    critical: tuple[Sample, ...]
+    namespaces: tuple[str, ...]
+
+
+def probes(settings: RiskSettings, environment: Environment) -> Probes:
+    namespaces = system_namespaces(settings, environment)
+    return Probes(
+        system=tuple(
+            critical_samples(
+                settings.system_namespace_requests,
+                namespaces=namespaces,
+                environment=environment,
+            )
+        ),
+        critical=tuple(
+            critical_samples(
+                settings.critical_resource_requests,
+                namespaces=namespaces,
+                environment=environment,
+            )
+        ),
+        namespaces=tuple(namespaces),
+    )
 
 
 def system_namespaces(settings: RiskSettings, environment: Environment) -> list[str]:
