@@ -30,7 +30,7 @@ from webhooks_ui.domain.discovery import (
 )
 from webhooks_ui.domain.kinds import GROUP as ADMISSION_GROUP
 from webhooks_ui.domain.kinds import MUTATING, VALIDATING
-from webhooks_ui.domain.label_selectors import INVALID, match_selector
+from webhooks_ui.domain.label_selectors import INVALID, CompiledSelector, match_selector
 from webhooks_ui.domain.match_conditions import (
     CALL,
     REJECT,
@@ -155,7 +155,19 @@ def webhook_coverage(
         compiled, raw = webhook, raw_webhook or {}
     else:
         compiled, raw = compile_webhook(webhook), webhook
-    table = as_table(resources)
+    return _coverage(
+        compiled, raw, as_table(resources), namespaces, exclude_virtual_resources, {}
+    )
+
+
+def _coverage(
+    compiled: CompiledWebhook,
+    raw: Mapping[str, Any],
+    table: ResourceTable,
+    namespaces: Sequence[Mapping[str, Any]],
+    exclude_virtual_resources: bool,
+    verdict_cache: dict[CompiledSelector, list[NamespaceVerdict]],
+) -> Coverage:
     direct = _direct_hits(compiled, table)
     hits = {key: dict(operations) for key, operations in direct.items()}
     conversions: dict[tuple[tuple[str, str, str, str], str], tuple[str, str, str]] = {}
@@ -192,7 +204,12 @@ def webhook_coverage(
             exempt.append(entry)
         else:
             covered.append(entry)
-    verdicts = _namespace_verdicts(compiled, namespaces)
+    selector = compiled.namespace_selector
+    verdicts = verdict_cache.get(selector)
+    if verdicts is None:
+        # Many webhooks share a namespaceSelector ({} above all): judge the
+        # namespaces once per distinct selector.
+        verdicts = verdict_cache[selector] = _namespace_verdicts(selector, namespaces)
     conditions = raw.get("matchConditions")
     notes = _notes(compiled, strips_connect, bool(exempt), covered)
     return Coverage(
@@ -201,8 +218,8 @@ def webhook_coverage(
         exempt=tuple(exempt),
         selected_namespaces=tuple(v.name for v in verdicts if v.selected),
         excluded_namespaces=tuple(v for v in verdicts if not v.selected),
-        namespace_selector_empty=compiled.namespace_selector.is_empty,
-        namespace_selector_error=compiled.namespace_selector.error,
+        namespace_selector_empty=selector.is_empty,
+        namespace_selector_error=selector.error,
         object_selector_narrows=strips_connect,
         object_selector_error=object_selector.error,
         match_conditions_narrow=bool(conditions) and isinstance(conditions, list),
@@ -222,15 +239,17 @@ def cluster_coverage(
     prepared = configurations
     if not isinstance(prepared, PreparedConfigurations):
         prepared = prepare_configurations(configurations)
+    verdict_cache: dict[CompiledSelector, list[NamespaceVerdict]] = {}
     return [
         (
             hook,
-            webhook_coverage(
+            _coverage(
                 hook.compiled,
-                resources=table,
-                namespaces=namespaces,
-                exclude_virtual_resources=exclude_virtual_resources,
-                raw_webhook=hook.webhook,
+                hook.webhook,
+                table,
+                namespaces,
+                exclude_virtual_resources,
+                verdict_cache,
             ),
         )
         for hook in prepared.webhooks
@@ -311,12 +330,15 @@ def _is_exempt(row: ApiResource, exclude_virtual_resources: bool) -> bool:
 
 
 def _namespace_verdicts(
-    webhook: CompiledWebhook, namespaces: Sequence[Mapping[str, Any]]
+    selector: CompiledSelector, namespaces: Sequence[Mapping[str, Any]]
 ) -> list[NamespaceVerdict]:
-    selector = webhook.namespace_selector
     verdicts = []
     for namespace in namespaces:
         name = str(namespace.get("name") or "")
+        if selector.is_empty:
+            reason = "the namespaceSelector is empty and selects every namespace"
+            verdicts.append(NamespaceVerdict(name, True, reason))
+            continue
         if selector.state == INVALID:
             reason = f"the namespaceSelector cannot be used ({selector.error})"
             verdicts.append(NamespaceVerdict(name, False, reason))

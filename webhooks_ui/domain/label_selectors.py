@@ -9,7 +9,8 @@ English, why a label set matched or not, for the explorer pages.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from webhooks_ui.domain.explain import describe_selector
@@ -78,7 +79,14 @@ class CompiledSelector:
     requirements: tuple[Requirement, ...] = ()
     # Why the apiserver could not convert the selector (state INVALID).
     error: str | None = None
-    description: str = ""
+    # The stored selector, for wording only (worded lazily: most compiled
+    # selectors are only ever matched).
+    source: Any = field(default=None, compare=False, repr=False)
+    noun: str = field(default="objects", compare=False, repr=False)
+
+    @cached_property
+    def description(self) -> str:
+        return describe_selector(self.source, noun=self.noun)
 
     @property
     def is_empty(self) -> bool:
@@ -110,29 +118,28 @@ def compile_selector(selector: Any, *, noun: str = "objects") -> CompiledSelecto
     a bad value (possible in storage through the V-43 relaxation), a wrong
     operator, or a values list of the wrong size for the operator.
     """
-    description = describe_selector(selector, noun=noun)
     if selector is None:
-        return CompiledSelector(NOTHING, description=description)
+        return CompiledSelector(NOTHING, source=selector, noun=noun)
     if not isinstance(selector, Mapping):
-        return _invalid("the selector is not an object", description)
+        return _invalid("the selector is not an object", selector, noun)
     match_labels = selector.get("matchLabels") or {}
     expressions = selector.get("matchExpressions") or []
     if not isinstance(match_labels, Mapping) or not isinstance(expressions, list):
-        return _invalid("matchLabels or matchExpressions is malformed", description)
+        return _invalid("matchLabels or matchExpressions is malformed", selector, noun)
     if not match_labels and not expressions:
-        return CompiledSelector(EVERYTHING, description=description)
+        return CompiledSelector(EVERYTHING, source=selector, noun=noun)
     requirements: list[Requirement] = []
     for key, value in match_labels.items():
         error = _key_error(key) or _value_error(value)
         if error:
-            return _invalid(error, description)
+            return _invalid(error, selector, noun)
         requirements.append(Requirement(key, IN, frozenset({value}), True))
     for expression in expressions:
         requirement = _requirement(expression)
         if isinstance(requirement, str):
-            return _invalid(requirement, description)
+            return _invalid(requirement, selector, noun)
         requirements.append(requirement)
-    return CompiledSelector(REQUIREMENTS, tuple(requirements), None, description)
+    return CompiledSelector(REQUIREMENTS, tuple(requirements), None, selector, noun)
 
 
 def selector_matches(selector: Any, labels: Mapping[str, str]) -> bool:
@@ -210,8 +217,8 @@ def _value_error(value: Any) -> str | None:
     return None
 
 
-def _invalid(error: str, description: str) -> CompiledSelector:
-    return CompiledSelector(INVALID, error=error, description=description)
+def _invalid(error: str, selector: Any, noun: str) -> CompiledSelector:
+    return CompiledSelector(INVALID, error=error, source=selector, noun=noun)
 
 
 def _quote(value: str) -> str:
