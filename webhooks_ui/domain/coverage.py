@@ -228,7 +228,7 @@ def _coverage(
 
 
 def cluster_coverage(
-    configurations: Iterable[Mapping[str, Any]],
+    configurations: Iterable[Mapping[str, Any]] | PreparedConfigurations,
     *,
     resources: Sequence[ApiResource] | ResourceTable,
     namespaces: Sequence[Mapping[str, Any]],
@@ -428,9 +428,11 @@ def prepare_configurations(
     configurations: Iterable[Mapping[str, Any]],
 ) -> PreparedConfigurations:
     """Compile and order: all mutating first, then all validating; within a
-    kind, configurations sorted by name (the apiserver's webhook source sorts
-    the configurations it lists by name, accessors.go / the configuration
-    manager), and each configuration's webhooks in list order.
+    kind, configurations sorted by name, and each configuration's webhooks in
+    list order. Why: the mutating admission plugin runs before the validating
+    one, and the apiserver's webhook source (the configuration managers that
+    build the webhook accessors, pkg/admission/configuration) sorts the
+    configurations it lists by name before flattening their webhooks.
 
     Raises ValueError for an object of another kind (a programmer error).
     """

@@ -34,6 +34,11 @@ Decisions:
   an internal error.
 * On CONNECT both objects are options objects without metadata, so the object
   labels given are ignored and a non-empty objectSelector never matches (M-5).
+* For CREATE/UPDATE of a Namespace the namespaceSelector reads
+  ``object_labels`` (M-4); if those are None they are taken as ``{}``.
+* Each request dict is read once (``read_request``) and each webhook compiled
+  once (``compile_webhook``); ``evaluate_compiled`` takes both, for callers
+  that match one request against many webhooks.
 """
 
 from __future__ import annotations
