@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from webhooks_ui.converters import KindConverter
-from webhooks_ui.views import clusters, configurations, overview
+from webhooks_ui.views import clusters, configurations, coverage, overview
 
 register_converter(KindConverter, "kind")
 
@@ -38,5 +38,16 @@ urlpatterns = [
         "compare/<kind:kind>/<str:name>/",
         configurations.configuration_compare,
         name="configuration-compare",
+    ),
+    path("coverage/", coverage.coverage_explorer, name="coverage-explorer"),
+    path(
+        "clusters/<slug:cluster>/coverage/",
+        coverage.cluster_coverage,
+        name="cluster-coverage",
+    ),
+    path(
+        _config + "coverage/",
+        coverage.configuration_coverage,
+        name="configuration-coverage",
     ),
 ]
