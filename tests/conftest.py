@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from hypothesis import settings as hypothesis_settings
 
+from webhooks_ui import tasks
+
 # CI runs must be reproducible: same examples every run, bounded time.
 hypothesis_settings.register_profile("default", max_examples=150, deadline=None)
 hypothesis_settings.register_profile(
@@ -34,3 +36,11 @@ def corpus_v1beta1_dir() -> Path:
 @pytest.fixture(scope="session")
 def discovery_snapshot() -> Path:
     return _shared_path("corpus", "discovery", "kubernetes-v1.33-discovery.json")
+
+
+@pytest.fixture(autouse=True)
+def _background_tasks_finish_within_the_test():
+    """A task started by a test (e.g. "Sync now") must not outlive it: it would
+    touch the database after the test's teardown."""
+    yield
+    assert tasks.drain(timeout=60), "background tasks still running after 60 s"

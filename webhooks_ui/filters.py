@@ -6,7 +6,8 @@ import django_filters
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from webhooks_ui.models import Cluster, WebhookConfiguration
+from webhooks_ui.domain.risk import CHECKS
+from webhooks_ui.models import Cluster, RiskFinding, WebhookConfiguration
 
 KIND_SLUGS = {
     "mutating": WebhookConfiguration.Kind.MUTATING,
@@ -80,3 +81,49 @@ class ConfigurationFilterSet(django_filters.FilterSet):
         if environments := self.form.cleaned_data.get("environment"):
             clusters = clusters.filter(environment__in=environments)
         return clusters
+
+
+class FindingFilterSet(django_filters.FilterSet):
+    """Filters of the fleet-wide findings list (UI and API)."""
+
+    q = django_filters.CharFilter(
+        label=_("Search"), method="filter_text", help_text=_("Configuration or webhook")
+    )
+    severity = django_filters.MultipleChoiceFilter(
+        label=_("Severity"), choices=RiskFinding.Severity.choices
+    )
+    check_id = django_filters.ChoiceFilter(
+        label=_("Check"), choices=[], empty_label=_("Any check")
+    )
+    cluster = django_filters.MultipleChoiceFilter(
+        label=_("Cluster"), field_name="cluster__name", choices=[]
+    )
+    environment = django_filters.MultipleChoiceFilter(
+        label=_("Environment"), field_name="cluster__environment", choices=[]
+    )
+    scope = django_filters.ChoiceFilter(
+        label=_("Scope"), choices=RiskFinding.Scope.choices, empty_label=_("Any")
+    )
+
+    class Meta:
+        model = RiskFinding
+        fields: list[str] = []
+
+    def __init__(self, *args, clusters: QuerySet[Cluster], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.filters["cluster"].extra["choices"] = [
+            (n, n) for n in clusters.values_list("name", flat=True)
+        ]
+        environments = sorted(
+            {env for env in clusters.values_list("environment", flat=True) if env}
+        )
+        self.filters["environment"].extra["choices"] = [(e, e) for e in environments]
+        self.filters["check_id"].extra["choices"] = [
+            (check_id, info.title) for check_id, info in sorted(CHECKS.items())
+        ]
+
+    def filter_text(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        value = value.strip()
+        return queryset.filter(
+            Q(configuration_name__icontains=value) | Q(webhook__icontains=value)
+        )

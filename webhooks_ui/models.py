@@ -334,3 +334,60 @@ class ClusterMembership(models.Model):
     def __str__(self) -> str:
         holder = self.user or self.group
         return f"{holder} is {self.role} on {self.cluster_id}"
+
+
+class RiskFinding(models.Model):
+    """A risk the checks found, as of the last analysis of its cluster (or fleet).
+
+    Derived data: replaced wholesale for a cluster after each sync that
+    changed it, and for the fleet after any sync, so pages never compute it.
+    """
+
+    class Severity(models.TextChoices):
+        CRITICAL = "critical", _("critical")
+        WARNING = "warning", _("warning")
+        INFO = "info", _("info")
+
+    class Scope(models.TextChoices):
+        CLUSTER = "cluster", _("cluster")
+        FLEET = "fleet", _("across clusters")
+
+    scope = models.CharField(max_length=16, choices=Scope.choices)
+    # Null for fleet findings, which compare clusters.
+    cluster = models.ForeignKey(
+        Cluster,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="findings",
+    )
+    configuration = models.ForeignKey(
+        WebhookConfiguration,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="findings",
+    )
+    configuration_kind = models.CharField(max_length=40)
+    configuration_name = models.CharField(max_length=253)
+    check_id = models.CharField(max_length=64)
+    severity = models.CharField(max_length=16, choices=Severity.choices)
+    # 0 = critical: sorts worst first.
+    rank = models.PositiveSmallIntegerField()
+    webhook = models.CharField(max_length=253, blank=True)
+    field = models.CharField(max_length=500, blank=True)
+    message = models.TextField()
+    fix = models.TextField()
+    detail = models.JSONField(default=list, blank=True)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["rank", "configuration_name", "webhook", "check_id"]
+        indexes = [
+            models.Index(fields=["cluster", "rank"]),
+            models.Index(fields=["scope", "rank", "check_id"]),
+            models.Index(fields=["configuration", "rank"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.severity} {self.check_id} on {self.configuration_name}"

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from webhooks_ui.models import (
     Cluster,
     ConfigurationRevision,
+    RiskFinding,
     SyncRun,
     WebhookConfiguration,
 )
@@ -187,3 +188,37 @@ def latest_sync_statuses(*, clusters: list[Cluster]) -> dict[int, SyncStatus]:
         for run in SyncRun.objects.filter(pk__in=run_ids.values("run_id"))
     }
     return {c.pk: SyncStatus(c, runs.get(c.pk), None) for c in clusters}
+
+
+# --- risk findings -------------------------------------------------------------
+
+
+def finding_list(*, clusters: QuerySet[Cluster]) -> QuerySet[RiskFinding]:
+    """Findings on ``clusters`` plus fleet findings about configurations one of
+    them has, worst first, with what the list shows joined in."""
+    visible_names = WebhookConfiguration.objects.filter(
+        cluster__in=clusters, deleted_at__isnull=True
+    ).values("name")
+    return (
+        RiskFinding.objects.filter(
+            Q(cluster__in=clusters)
+            | Q(scope=RiskFinding.Scope.FLEET, configuration_name__in=visible_names)
+        )
+        .select_related("cluster", "configuration")
+        .defer("cluster__credentials_encrypted", "configuration__raw")
+        .order_by("rank", "cluster__name", "configuration_name", "webhook", "check_id")
+    )
+
+
+def finding_counts(*, clusters: list[Cluster]) -> dict[int, dict[str, int]]:
+    """{cluster id: {severity: count}} in one query."""
+    counts: dict[int, dict[str, int]] = {c.pk: {} for c in clusters}
+    rows = (
+        RiskFinding.objects.filter(cluster__in=[c.pk for c in clusters])
+        .values_list("cluster_id", "severity")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    for cluster_id, severity, n in rows:
+        counts[cluster_id][severity] = n
+    return counts

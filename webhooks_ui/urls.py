@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from webhooks_ui.converters import KindConverter
-from webhooks_ui.views import clusters, configurations, coverage, overview
+from webhooks_ui.views import clusters, configurations, coverage, findings, overview
 
 register_converter(KindConverter, "kind")
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", overview.overview, name="overview"),
+    path("findings/", findings.finding_list, name="finding-list"),
     path("clusters/<slug:cluster>/", clusters.cluster_detail, name="cluster-detail"),
     path("clusters/<slug:cluster>/sync/", clusters.cluster_sync, name="cluster-sync"),
     path(

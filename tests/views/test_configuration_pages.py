@@ -7,8 +7,9 @@ import time
 import pytest
 import yaml
 
+from webhooks_ui import tasks
 from webhooks_ui.domain.kinds import VALIDATING
-from webhooks_ui.models import SyncRun
+from webhooks_ui.models import RiskFinding, SyncRun
 from webhooks_ui.services.sync import cluster_sync
 
 DRIFTING = "/clusters/alpha/validating/drifting/"
@@ -122,8 +123,11 @@ def test_sync_now_runs_in_the_background_and_the_status_stops_polling(
         if 'data-sync-state="pending"' not in html:
             break
         time.sleep(0.2)
+    # The task goes on to analyse risks: let it finish before the test ends.
+    assert tasks.drain(timeout=30)
     runs = list(SyncRun.objects.values("status", "error", "started_at"))
     assert 'data-sync-state="succeeded"' in html, (runs, html)
+    assert RiskFinding.objects.filter(cluster=cluster).exists()
     assert "hx-trigger" not in html  # polling stops once the sync is done
     run = SyncRun.objects.get(cluster=cluster)
     assert run.triggered_by == "op" and run.created_count == 4

@@ -9,7 +9,8 @@ from typing import Any
 from webhooks_ui.domain.certificates import CaBundleInfo, decode_ca_bundle
 from webhooks_ui.domain.explain import FieldExplanation, explain_webhook
 from webhooks_ui.domain.ownership import Owner, detect_owners
-from webhooks_ui.models import Service, WebhookConfiguration
+from webhooks_ui.models import RiskFinding, Service, WebhookConfiguration
+from webhooks_ui.review.findings import findings_by_webhook
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class WebhookCard:
     explanations: list[FieldExplanation]
     target: Target
     ca_bundle: CaBundleInfo
+    findings: list[RiskFinding] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class ConfigurationPage:
     metadata: dict[str, Any]
     owners: list[Owner]
     webhooks: list[WebhookCard] = field(default_factory=list)
+    # Findings about the configuration as a whole (no single webhook).
+    findings: list[RiskFinding] = field(default_factory=list)
 
 
 def configuration_page_build(
@@ -63,11 +67,14 @@ def configuration_page_build(
     metadata = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
     webhooks = [w for w in raw.get("webhooks") or [] if isinstance(w, dict)]
     services = _services(configuration, webhooks)
+    findings = findings_by_webhook(configuration)
     cards = [
-        _card(index, webhook, configuration.kind, services, now)
+        _card(index, webhook, configuration.kind, services, now, findings)
         for index, webhook in enumerate(webhooks)
     ]
-    return ConfigurationPage(configuration, metadata, detect_owners(raw), cards)
+    return ConfigurationPage(
+        configuration, metadata, detect_owners(raw), cards, findings.get("", [])
+    )
 
 
 def _services(
@@ -102,6 +109,7 @@ def _card(
     kind: str,
     services: dict[tuple[str, str], Service],
     now: datetime,
+    findings: dict[str, list[RiskFinding]],
 ) -> WebhookCard:
     client_config = webhook.get("clientConfig")
     client_config = client_config if isinstance(client_config, dict) else {}
@@ -125,6 +133,7 @@ def _card(
         fail_closed=webhook.get("failurePolicy", "Fail") == "Fail",
         explanations=explain_webhook(webhook, kind=kind),
         target=target,
+        findings=findings.get(str(webhook.get("name", "")), []),
         ca_bundle=decode_ca_bundle(
             ca_value if isinstance(ca_value, str) else None, now=now
         ),

@@ -7,11 +7,13 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
+from django.urls import reverse
 
 from webhooks_ui import selectors
 from webhooks_ui.filters import ConfigurationFilterSet
-from webhooks_ui.models import Cluster, WebhookConfiguration
-from webhooks_ui.review.matrix import MatrixEntry, build_matrix
+from webhooks_ui.models import Cluster, RiskFinding, WebhookConfiguration
+from webhooks_ui.review.findings import critical_findings
+from webhooks_ui.review.matrix import Column, Matrix
 
 MATRIX_PAGE_SIZE = 50
 
@@ -20,6 +22,8 @@ MATRIX_PAGE_SIZE = 50
 class Overview:
     clusters: list[Cluster]
     statuses: dict[int, selectors.SyncStatus]
+    finding_counts: dict[int, dict[str, int]]
+    critical_findings: list[RiskFinding]
     can_sync: set[int]
     columns: list[Cluster]
     filterset: ConfigurationFilterSet
@@ -40,18 +44,39 @@ def overview_build(
         ),
         clusters=visible,
     )
-    columns = list(filterset.columns())
-    column_ids = [cluster.pk for cluster in columns]
-    column_names = [(cluster.pk, cluster.name) for cluster in columns]
+    column_clusters = list(filterset.columns())
+    columns = [Column(c.pk, c.name) for c in column_clusters]
     entries = (
-        MatrixEntry(*values)
-        for values in filterset.qs.filter(cluster__in=column_ids)
+        filterset.qs.filter(cluster__in=[c.cluster_id for c in columns])
         .order_by()
-        .values_list("cluster_id", "kind", "name", "comparison_hash", "pk")
+        .values_list("cluster_id", "kind", "name", "comparison_hash")
     )
-    rows = build_matrix(entries, column_names)
-    if filterset.wants_only_different:
-        rows = [row for row in rows if row.differs]
-    page = Paginator(rows, MATRIX_PAGE_SIZE).get_page(page_number)
-    statuses = selectors.latest_sync_statuses(clusters=clusters)
-    return Overview(clusters, statuses, can_sync, columns, filterset, page, len(rows))
+    matrix = Matrix(entries, columns)
+    keys = matrix.differing_keys() if filterset.wants_only_different else matrix.keys
+    page = Paginator(keys, MATRIX_PAGE_SIZE).get_page(page_number)
+    # One reverse() per cluster, not one per cell: thousands of cells per page.
+    base_urls = {
+        c.cluster_id: reverse("cluster-detail", kwargs={"cluster": c.cluster_name})
+        for c in columns
+    }
+    page.object_list = [
+        matrix.row(
+            key,
+            base_urls=base_urls,
+            compare_url=reverse(
+                "configuration-compare", kwargs={"kind": key[0], "name": key[1]}
+            ),
+        )
+        for key in page.object_list
+    ]
+    return Overview(
+        clusters=clusters,
+        statuses=selectors.latest_sync_statuses(clusters=clusters),
+        finding_counts=selectors.finding_counts(clusters=clusters),
+        critical_findings=critical_findings(visible=visible),
+        can_sync=can_sync,
+        columns=column_clusters,
+        filterset=filterset,
+        page=page,
+        total_rows=len(keys),
+    )

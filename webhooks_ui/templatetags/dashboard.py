@@ -1,6 +1,7 @@
 """Small presentation helpers: status words to badge styles, values to text."""
 
 import json
+import re
 from typing import Any
 
 from django import template
@@ -102,3 +103,25 @@ def field_value(explanation: Any) -> str:
     if explanation.path.endswith("caBundle") and len(text) > 48:
         return f"{text[:48]}… ({len(text)} characters)"
     return text
+
+
+_SEVERITY_BADGES = {
+    "critical": "text-bg-danger",
+    "warning": "text-bg-warning",
+    "info": "text-bg-info",
+}
+
+
+@register.filter
+def severity_badge(severity: str) -> str:
+    return _SEVERITY_BADGES.get(str(severity), "text-bg-secondary")
+
+
+_WEBHOOK_INDEX = re.compile(r"^webhooks\[(\d+)\]")
+
+
+@register.filter
+def finding_anchor(field_path: str) -> str:
+    """The configuration page anchor (``webhook-<i>``) a finding's field is in."""
+    match = _WEBHOOK_INDEX.match(field_path or "")
+    return f"webhook-{match[1]}" if match else ""

@@ -23,7 +23,7 @@ from webhooks_ui.management.commands.sync_clusters import describe_run
 from webhooks_ui.models import Cluster
 from webhooks_ui.sandbox.server import SandboxServer
 from webhooks_ui.services.clusters import cluster_register
-from webhooks_ui.services.sync import clusters_sync
+from webhooks_ui.services.risk import clusters_sync_and_analyse
 
 SANDBOXES = ("dev", "staging", "prod")
 ADMIN_USERNAME = "admin"
@@ -49,7 +49,7 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         sandboxes = self._start_sandboxes(force=options["sandbox"])
         try:
-            for run in clusters_sync(triggered_by="runlocal"):
+            for run in clusters_sync_and_analyse(triggered_by="runlocal"):
                 self.stdout.write(describe_run(run))
             password = ensure_admin(settings.LOCAL_DIR / "admin-password")
             self.stdout.write(

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from webhooks_ui.kube.watch import WatchEvent
 from webhooks_ui.models import Cluster, SyncRun
-from webhooks_ui.services.sync import clusters_sync
+from webhooks_ui.services.risk import clusters_sync_and_analyse
 from webhooks_ui.services.watch import clusters_watch
 
 
@@ -41,7 +41,9 @@ class Command(BaseCommand):
         if not clusters:
             self.stdout.write("No clusters registered (see manage.py add_cluster).")
             return
-        runs = clusters_sync(clusters=clusters, triggered_by="sync_clusters")
+        runs = clusters_sync_and_analyse(
+            clusters=clusters, triggered_by="sync_clusters"
+        )
         for run in runs:
             self.stdout.write(describe_run(run))
         failed = [run for run in runs if run.status != SyncRun.Status.SUCCEEDED]
