@@ -293,6 +293,8 @@ def test_json_format_is_a_stable_document(tmp_path):
         "valid": 1,
         "invalid": 1,
         "warnings": 0,
+        "findings": 0,
+        "failingFindings": 0,
         "skipped": 1,
         "unreadable": 1,
     }
@@ -304,8 +306,12 @@ def test_json_warnings_carry_a_code_and_field(tmp_path):
     _, out, _ = run(str(tmp_path), "--format=json")
     warnings = json.loads(out)["results"][0]["warnings"]
     assert warnings[0]["code"] == "v1beta1-removed"
-    assert {w["code"] for w in warnings[1:]} == {"v1beta1-default"}
-    assert warnings[1]["field"] == "webhooks[0].failurePolicy"
+    conversions = [w for w in warnings[1:] if not w["severity"]]
+    assert {w["code"] for w in conversions} == {"v1beta1-default"}
+    assert conversions[0]["field"] == "webhooks[0].failurePolicy"
+    # The converted object is also risk-checked: it only speaks v1beta1.
+    risks = {w["code"]: w["severity"] for w in warnings if w["severity"]}
+    assert risks["review-versions-without-v1"] == "warning"
 
 
 # --- the real corpus and a real process ---------------------------------------
@@ -314,15 +320,15 @@ def test_json_warnings_carry_a_code_and_field(tmp_path):
 def test_whole_corpus_is_valid(corpus_dir, corpus_v1beta1_dir):
     status, out, err = run(str(corpus_dir), str(corpus_v1beta1_dir))
     assert (status, err) == (0, "")
-    assert out.splitlines()[-1] == (
-        "90 webhook configuration(s) in 90 input(s): 90 valid, 0 invalid"
+    assert out.splitlines()[-1].startswith(
+        "90 webhook configuration(s) in 90 input(s): 90 valid, 0 invalid; "
     )
 
 
 def test_process_exit_status_0_for_a_valid_directory(corpus_dir):
     result = run_process(str(corpus_dir))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1].endswith(": 88 valid, 0 invalid")
+    assert ": 88 valid, 0 invalid; " in result.stdout.splitlines()[-1]
 
 
 def test_process_exit_status_1_with_the_apiserver_line(tmp_path):
@@ -351,3 +357,61 @@ def test_process_reads_stdin_and_prints_json():
 @pytest.mark.parametrize("args", [[], ["--format", "yaml", "x"]])
 def test_process_usage_errors_exit_nonzero(args):
     assert run_process(*args).returncode != 0
+
+
+# --- risk findings and --fail-on ------------------------------------------------
+
+CATCH_ALL = textwrap.dedent(
+    """\
+    apiVersion: admissionregistration.k8s.io/v1
+    kind: ValidatingWebhookConfiguration
+    metadata:
+      name: catch-all
+    webhooks:
+      - name: everything.example.com
+        clientConfig:
+          service: {namespace: guard, name: guard}
+        rules:
+          - operations: ["*"]
+            apiGroups: ["*"]
+            apiVersions: ["*"]
+            resources: ["*/*"]
+        sideEffects: None
+        admissionReviewVersions: ["v1"]
+    """
+)
+
+
+def test_risk_findings_are_printed_as_warnings_without_failing(tmp_path):
+    write(tmp_path, "catch-all.yaml", CATCH_ALL)
+    status, out, _ = run(str(tmp_path))
+    assert status == 0
+    assert "critical: [fail-closed-system-namespaces] webhooks[0]" in out
+    assert "Fix: " in out
+
+
+@pytest.mark.parametrize(
+    ("threshold", "manifest", "expected"),
+    [
+        ("critical", CATCH_ALL, 1),
+        ("warning", CATCH_ALL, 1),
+        ("critical", VALID, 0),
+    ],
+)
+def test_fail_on_turns_severe_findings_into_a_failing_exit(
+    tmp_path, threshold, manifest, expected
+):
+    write(tmp_path, "m.yaml", manifest)
+    status, out, _ = run(str(tmp_path), "--fail-on", threshold)
+    assert status == expected
+    if expected:
+        assert f"at --fail-on {threshold} or worse)" in out.splitlines()[-1]
+
+
+def test_fail_on_counts_in_the_json_document(tmp_path):
+    write(tmp_path, "m.yaml", CATCH_ALL)
+    status, out, _ = run(str(tmp_path), "--format", "json", "--fail-on", "critical")
+    report = json.loads(out)
+    assert status == 1 and report["exitCode"] == 1
+    assert report["summary"]["failingFindings"] >= 1
+    assert report["results"][0]["valid"] is True

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from webhooks_ui.domain import v1beta1
+from webhooks_ui.domain import risk, v1beta1
 from webhooks_ui.domain.errors import FieldError, invalid_message
 from webhooks_ui.domain.kinds import KINDS, is_webhook_configuration
 from webhooks_ui.domain.manifest import LoadedObject, ManifestError
@@ -21,8 +22,8 @@ from webhooks_ui.domain.validation import validate
 
 Validator = Callable[[dict[str, Any]], list[FieldError]]
 
-# Warning codes. Risk findings will arrive as warnings with their own codes
-# (see ``_warnings_for``); ``--fail-on`` will then choose codes that fail a run.
+# Warning codes of our own; risk findings use their check id as the code and
+# carry a severity, which ``--fail-on`` compares against.
 V1BETA1_REMOVED = "v1beta1-removed"
 V1BETA1_DEFAULT = "v1beta1-default"
 
@@ -34,9 +35,16 @@ class CheckWarning:
     code: str
     field: str
     message: str
+    # critical / warning / info for risk findings; "" for the others.
+    severity: str = ""
 
     def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "field": self.field, "message": self.message}
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "field": self.field,
+            "message": self.message,
+        }
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,8 @@ class CheckReport:
 
     sources: tuple[SourceCheck, ...]
     unreadable: tuple[Unreadable, ...]
+    # A risk finding at this severity or worse fails the run (None: never).
+    fail_on: str | None = None
 
     @property
     def checked(self) -> list[ObjectCheck]:
@@ -191,12 +201,25 @@ class CheckReport:
         return [check for check in self.checked if not check.valid]
 
     @property
+    def failing_findings(self) -> list[CheckWarning]:
+        """Risk findings at or above ``fail_on``."""
+        if self.fail_on is None:
+            return []
+        return [
+            warning
+            for check in self.checked
+            for warning in check.warnings
+            if warning.severity
+            and risk.severity_at_least(warning.severity, self.fail_on)
+        ]
+
+    @property
     def exit_code(self) -> int:
-        """0 all valid, 1 any invalid, 2 any input unreadable (CI-friendly)."""
-        # --fail-on will go here: selected warning codes count as invalid.
+        """0 all valid, 1 any invalid (or a finding at ``fail_on`` or worse),
+        2 any input unreadable (CI-friendly)."""
         if self.unreadable:
             return 2
-        return 1 if self.invalid else 0
+        return 1 if self.invalid or self.failing_findings else 0
 
     def summary(self) -> dict[str, int]:
         checked = self.checked
@@ -206,6 +229,10 @@ class CheckReport:
             "valid": sum(1 for check in checked if check.valid),
             "invalid": sum(1 for check in checked if not check.valid),
             "warnings": sum(len(check.warnings) for check in checked),
+            "findings": sum(
+                1 for check in checked for w in check.warnings if w.severity
+            ),
+            "failingFindings": len(self.failing_findings),
             "skipped": len(self.skipped),
             "unreadable": len(self.unreadable),
         }
@@ -226,8 +253,13 @@ def check_objects(
     *,
     source: str,
     validator: Validator = validate,
+    now: datetime | None = None,
 ) -> SourceCheck:
-    """Check every webhook configuration among ``objects`` loaded from ``source``."""
+    """Check every webhook configuration among ``objects`` loaded from ``source``.
+
+    With ``now`` (certificate expiry needs a clock), valid objects are also
+    run through the offline risk checks, reported as warnings.
+    """
     multi_document = len({loaded.document for loaded in objects}) > 1
     checked: list[ObjectCheck] = []
     skipped: list[SkippedObject] = []
@@ -251,7 +283,8 @@ def check_objects(
                 kind,
                 name,
                 tuple(errors),
-                _warnings_for(obj, changes),
+                _warnings_for(obj, changes)
+                + (_risk_warnings(converted, now) if now and not errors else ()),
             )
         )
     return SourceCheck(source, tuple(checked), tuple(skipped))
@@ -274,9 +307,19 @@ def _warnings_for(
         CheckWarning(V1BETA1_DEFAULT, change.field, change.message)
         for change in changes
     )
-    # Seam: risk findings (failurePolicy Fail on core resources, ...) will be
-    # appended here as warnings with their own codes.
     return tuple(warnings)
+
+
+def _risk_warnings(obj: dict[str, Any], now: datetime) -> tuple[CheckWarning, ...]:
+    return tuple(
+        CheckWarning(
+            finding.check_id,
+            finding.field,
+            f"{finding.message} Fix: {finding.fix}",
+            finding.severity,
+        )
+        for finding in risk.check_configuration(obj, now=now)
+    )
 
 
 def _identity(obj: dict[str, Any]) -> tuple[str, str, str]:

@@ -1,7 +1,8 @@
 """``manage.py check_webhooks PATH...``: validate webhook manifests offline, for CI.
 
 Exit status: 0 when every webhook configuration is valid, 1 when any is
-invalid, 2 when any input cannot be read or parsed. No database is touched.
+invalid (or, with ``--fail-on``, has a risk finding that severe), 2 when any
+input cannot be read or parsed. No database is touched.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -17,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from webhooks_ui.domain.checking import (
     CheckReport,
+    CheckWarning,
     ObjectCheck,
     SourceCheck,
     Unreadable,
@@ -34,7 +37,9 @@ class Command(BaseCommand):
         "Validate MutatingWebhookConfiguration and ValidatingWebhookConfiguration "
         "manifests as kube-apiserver would on create. PATH is a file, a directory "
         "(searched recursively for *.yaml, *.yml and *.json) or - for stdin. "
-        "Exit status 0: all valid; 1: some invalid; 2: some input unreadable."
+        "Risk findings are printed as warnings. Exit status 0: all valid; 1: some "
+        "invalid, or a finding at --fail-on severity or worse; 2: some input "
+        "unreadable."
     )
     # A CI check must be fast and must work without a database.
     requires_system_checks: list[str] = []
@@ -49,10 +54,16 @@ class Command(BaseCommand):
             default="text",
             help="text (one line per object) or json (a stable document).",
         )
+        parser.add_argument(
+            "--fail-on",
+            choices=("critical", "warning"),
+            default=None,
+            help="Also fail (exit 1) on risk findings of this severity or worse.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         stdin = options.get("stdin") or sys.stdin
-        report = _check_paths(options["paths"], stdin=stdin)
+        report = _check_paths(options["paths"], stdin=stdin, fail_on=options["fail_on"])
         for entry in report.unreadable:
             self.stderr.write(str(entry))
         if options["format"] == "json":
@@ -69,9 +80,7 @@ class Command(BaseCommand):
             for check in source.checked:
                 self.stdout.write(_verdict_line(check))
                 for warning in check.warnings:
-                    self.stdout.write(
-                        f"     warning: {warning.field}: {warning.message}"
-                    )
+                    self.stdout.write(_warning_line(warning))
             for skip in source.skipped:
                 # Other kinds are only counted; a webhook kind with an unknown
                 # apiVersion is worth a line because it is probably a typo.
@@ -89,6 +98,15 @@ def _verdict_line(check: ObjectCheck) -> str:
     return f"FAIL {check.position.label}: {check.message}"
 
 
+def _warning_line(warning: CheckWarning) -> str:
+    if warning.severity:
+        return (
+            f"     {warning.severity}: [{warning.code}] {warning.field}: "
+            f"{warning.message}"
+        )
+    return f"     warning: {warning.field}: {warning.message}"
+
+
 def _summary_line(report: CheckReport) -> str:
     counts = report.summary()
     line = (
@@ -97,12 +115,19 @@ def _summary_line(report: CheckReport) -> str:
     )
     if counts["skipped"]:
         line += f"; {counts['skipped']} other object(s) skipped"
+    if counts["findings"]:
+        line += f"; {counts['findings']} risk finding(s)"
+    if report.fail_on:
+        line += f" ({counts['failingFindings']} at --fail-on {report.fail_on} or worse)"
     if counts["unreadable"]:
         line += f"; {counts['unreadable']} input(s) could not be read"
     return line
 
 
-def _check_paths(paths: list[str], *, stdin: TextIO | BinaryIO) -> CheckReport:
+def _check_paths(
+    paths: list[str], *, stdin: TextIO | BinaryIO, fail_on: str | None = None
+) -> CheckReport:
+    now = datetime.now(UTC)
     sources: list[SourceCheck] = []
     unreadable: list[Unreadable] = []
     for source, read in _inputs(paths, stdin=stdin):
@@ -114,8 +139,8 @@ def _check_paths(paths: list[str], *, stdin: TextIO | BinaryIO) -> CheckReport:
         except OSError as error:
             unreadable.append(Unreadable(source, error.strerror or str(error)))
             continue
-        sources.append(check_objects(objects, source=source))
-    return CheckReport(tuple(sources), tuple(unreadable))
+        sources.append(check_objects(objects, source=source, now=now))
+    return CheckReport(tuple(sources), tuple(unreadable), fail_on)
 
 
 def _inputs(paths: list[str], *, stdin: TextIO | BinaryIO) -> Iterator[tuple[str, Any]]:
