@@ -83,18 +83,19 @@ def fleet_findings_refresh(*, now: datetime | None = None) -> int:
 
 
 def findings_refresh_after(*, runs: Iterable[SyncRun]) -> None:
-    """Re-analyse the clusters these syncs changed (or never analysed), then the
-    fleet. Never raises: a sync's outcome must not depend on its analysis."""
+    """Re-analyse every cluster these syncs read successfully, then the fleet.
+
+    Always, not only when configurations changed: findings also depend on
+    services' endpoints and on the clock (certificates expire). Never raises:
+    a sync's outcome must not depend on its analysis.
+    """
     try:
         refreshed = False
         for run in runs:
-            if run.status != SyncRun.Status.SUCCEEDED:
-                continue
-            changed = run.created_count + run.updated_count + run.deleted_count
-            if changed or not RiskFinding.objects.filter(cluster=run.cluster).exists():
+            if run.status == SyncRun.Status.SUCCEEDED:
                 cluster_findings_refresh(cluster=run.cluster)
                 refreshed = True
-        if refreshed or not RiskFinding.objects.filter(scope="fleet").exists():
+        if refreshed:
             fleet_findings_refresh()
     except Exception:  # derived data: log loudly, keep the previous findings
         logger.exception("Risk analysis after sync failed")
