@@ -99,6 +99,8 @@ class Interceptor:
     name: str
     failure_policy: str
     operations: tuple[str, ...]
+    # "objectSelector", "matchConditions" or both: what may narrow it further.
+    narrowed: str = ""
 
     @property
     def fails_closed(self) -> bool:
@@ -167,7 +169,9 @@ def cluster_coverage_build(*, cluster: Cluster, sort: str = "") -> ClusterCovera
     by_key: dict[tuple[str, str, str, str], list[Interceptor]] = {}
     for hook, coverage in results:
         for covered in coverage.resources:
-            by_key.setdefault(_key(covered), []).append(_interceptor(hook, covered))
+            by_key.setdefault(_key(covered), []).append(
+                _interceptor(hook, covered, coverage)
+            )
     rows = [_row(row, tuple(by_key.get(row.key, ()))) for row in index.table.rows]
     sort = sort if sort.lstrip("-") in SORTS else "count"
     rows = _sorted(rows, sort)
@@ -192,7 +196,17 @@ def _key(covered: CoveredResource) -> tuple[str, str, str, str]:
     return (covered.group, covered.version, covered.resource, covered.subresource)
 
 
-def _interceptor(hook: PreparedWebhook, covered: CoveredResource) -> Interceptor:
+def _interceptor(
+    hook: PreparedWebhook, covered: CoveredResource, coverage: Coverage
+) -> Interceptor:
+    narrowed = [
+        name
+        for name, narrows in (
+            ("objectSelector", coverage.object_selector_narrows),
+            ("matchConditions", coverage.match_conditions_narrow),
+        )
+        if narrows
+    ]
     return Interceptor(
         configuration_kind=hook.configuration_kind,
         configuration_name=hook.configuration_name,
@@ -200,6 +214,7 @@ def _interceptor(hook: PreparedWebhook, covered: CoveredResource) -> Interceptor
         name=hook.name,
         failure_policy=hook.failure_policy,
         operations=covered.operations,
+        narrowed=" and ".join(narrowed),
     )
 
 
@@ -226,7 +241,7 @@ def _system_namespace(
     name: str, results: Sequence[tuple[PreparedWebhook, Coverage]], known: set[str]
 ) -> Highlight:
     interceptors = tuple(
-        _interceptor(hook, covered)
+        _interceptor(hook, covered, coverage)
         for hook, coverage in results
         if name in coverage.selected_namespaces
         for covered in coverage.resources
@@ -267,7 +282,7 @@ def _high_impact(
                 resource,
                 "",
             ):
-                interceptors.append(_interceptor(hook, covered))
+                interceptors.append(_interceptor(hook, covered, coverage))
         if any((r.group, r.resource) == (group, resource) for r in coverage.exempt):
             exempt += 1
     rows = [

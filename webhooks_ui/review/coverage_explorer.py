@@ -249,15 +249,37 @@ def _key(entry: InterceptionEntry) -> tuple[str, str, int]:
 def _explain(
     entry: InterceptionEntry, hook: PreparedWebhook, question: Question
 ) -> ExplainedEntry:
-    reasons = [Reason("rule", entry.match.detail)]
     rules = hook.webhook.get("rules")
     index = entry.match.matched_rule_index
+    rule = None
     if isinstance(rules, list) and index is not None and index < len(rules):
-        reasons.append(Reason("scope", f"rule {index}: {describe_rule(rules[index])}"))
+        rule = rules[index] if isinstance(rules[index], Mapping) else None
+    detail = entry.match.detail
+    if rule is not None:
+        detail = f"{detail} — the rule covers {describe_rule(rule)}"
+    reasons = [Reason("rule", detail)]
+    if rule is not None:
+        reasons.append(Reason("scope", _scope_reason(rule, question)))
     reasons.append(Reason("namespaceSelector", _namespace_reason(hook, question)))
     reasons.append(Reason("objectSelector", _object_reason(hook, question)))
     reasons.append(Reason("matchConditions", _conditions_reason(entry, question)))
     return ExplainedEntry(entry, tuple(reasons), _verdict(entry))
+
+
+def _scope_reason(rule: Mapping[str, Any], question: Question) -> str:
+    scope = str(rule.get("scope") or "*")
+    if question.resource.resource == "namespaces" and question.resource.group == "":
+        request = "a Namespace, which counts as cluster-scoped"
+    elif question.namespace:
+        request = "a namespaced request"
+    else:
+        request = "a cluster-scoped request"
+    allowed = {
+        "*": "allows both namespaced and cluster-scoped requests",
+        "Namespaced": "allows namespaced requests only",
+        "Cluster": "allows cluster-scoped requests only",
+    }.get(scope, "")
+    return f"scope {scope!r} {allowed}: this is {request}"
 
 
 def _namespace_reason(hook: PreparedWebhook, question: Question) -> str:
