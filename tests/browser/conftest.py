@@ -29,7 +29,7 @@ from webhooks_ui.domain.kinds import KINDS
 from webhooks_ui.models import Cluster, ClusterMembership, SyncRun
 from webhooks_ui.sandbox.server import SandboxServer
 from webhooks_ui.services.clusters import cluster_register
-from webhooks_ui.services.sync import clusters_sync
+from webhooks_ui.services.risk import clusters_sync_and_analyse
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -134,11 +134,8 @@ class BrowserErrors:
 
 @pytest.fixture
 def browser_errors() -> BrowserErrors:
-    errors = BrowserErrors()
-    # Chromium asks for /favicon.ico on its own and the site has none (yet): that
-    # 404 is not a broken page. Any other 404 still fails the test.
-    errors.allow(r"status of 404 .*/favicon\.ico\)$")
-    return errors
+    # Nothing allowed: every page links its favicon, so any 404 is a bug.
+    return BrowserErrors()
 
 
 @pytest.fixture
@@ -219,7 +216,7 @@ def clusters(
         )
         for name, sandbox in sandboxes.items()
     }
-    for run in clusters_sync(triggered_by="browser tests"):
+    for run in clusters_sync_and_analyse(triggered_by="browser tests"):
         assert run.status == SyncRun.Status.SUCCEEDED, run.error
     return registered
 

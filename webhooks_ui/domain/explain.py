@@ -227,7 +227,7 @@ class _Context:
                 "not the pod's)."
             )
             if port_default:
-                text += " Not set, so the default 443 applies."
+                text += " 443 is the default."
             self.add("clientConfig.service.port", "Port", port, port_default, text, OK)
         else:
             text = f"Port {port!r} is not a valid port number (1-65535)."
@@ -368,7 +368,7 @@ class _Context:
             text = f"{policy!r} is not a failure policy (Fail or Ignore)."
             tone = DANGER
         if self.defaulted("failurePolicy"):
-            text += " Not set, so the default Fail applies."
+            text += " Fail is the default."
         self.add(
             "failurePolicy",
             "Failure policy",
@@ -399,7 +399,7 @@ class _Context:
             tone = DANGER
         is_default = self.defaulted("matchPolicy")
         if is_default:
-            text += " Not set, so the default Equivalent applies."
+            text += " Equivalent is the default."
         self.add("matchPolicy", "Match policy", policy, is_default, text, tone)
 
     def selector(self, key: str) -> None:
@@ -436,7 +436,7 @@ class _Context:
                     "objects without metadata never match."
                 )
         if is_default:
-            text += " Not set, so the default empty selector (everything) applies."
+            text += " The empty selector (everything) is the default."
         self.add(key, label, dict(selector), is_default, text, tone)
 
     def side_effects(self) -> None:
@@ -490,7 +490,7 @@ class _Context:
             text = f"{value!r} is not a valid timeout (1 to 30 seconds)."
             tone = DANGER
         if is_default:
-            text += " Not set, so the default 10 s applies."
+            text += " 10 s is the default."
         self.add("timeoutSeconds", "Timeout", value, is_default, text, tone)
 
     def review_versions(self) -> None:
@@ -570,7 +570,7 @@ class _Context:
             text = f"{value!r} is not a reinvocation policy (Never or IfNeeded)."
             tone = DANGER
         if is_default:
-            text += " Not set, so the default Never applies."
+            text += " Never is the default."
         self.add("reinvocationPolicy", "Reinvocation", value, is_default, text, tone)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from webhooks_ui.domain.diff import (
     Change,
     DiffLine,
+    NumberedLine,
     SideBySideRow,
     diff_objects,
     side_by_side,
@@ -23,13 +24,52 @@ class RevisionEntry:
     changes: list[Change]
 
 
+FOLD_CONTEXT = 3
+
+
+@dataclass(frozen=True)
+class SideBySideLine:
+    """One row of the two-column view; ``kind`` "fold" stands for ``folded``
+    unchanged lines left out."""
+
+    left: NumberedLine | None
+    right: NumberedLine | None
+    kind: str
+    folded: int = 0
+
+
+def fold_unchanged(
+    rows: list[SideBySideRow], *, context: int = FOLD_CONTEXT
+) -> list[SideBySideLine]:
+    """Keep changed rows and ``context`` equal rows around them; fold the rest."""
+    changed = [i for i, (_, _, kind) in enumerate(rows) if kind != "equal"]
+    keep = {
+        j
+        for i in changed
+        for j in range(max(0, i - context), min(len(rows), i + context + 1))
+    }
+    result: list[SideBySideLine] = []
+    folded = 0
+    for index, (left, right, kind) in enumerate(rows):
+        if index in keep:
+            if folded:
+                result.append(SideBySideLine(None, None, "fold", folded))
+                folded = 0
+            result.append(SideBySideLine(left, right, kind))
+        else:
+            folded += 1
+    if folded:
+        result.append(SideBySideLine(None, None, "fold", folded))
+    return result
+
+
 @dataclass(frozen=True)
 class ObjectDiff:
     """A semantic and a text diff between two versions of a configuration."""
 
     changes: list[Change]
     unified: list[DiffLine]
-    columns: list[SideBySideRow]
+    columns: list[SideBySideLine]
 
 
 def revision_entries(revisions: list[ConfigurationRevision]) -> list[RevisionEntry]:
@@ -56,5 +96,5 @@ def object_diff(old: dict | None, new: dict | None) -> ObjectDiff:
     return ObjectDiff(
         changes=diff_objects(old, new),
         unified=yaml_text_diff(old_text, new_text),
-        columns=side_by_side(old_text, new_text),
+        columns=fold_unchanged(side_by_side(old_text, new_text)),
     )

@@ -5,6 +5,8 @@ import re
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from webhooks_ui.converters import SLUG_BY_KIND
 
@@ -125,3 +127,13 @@ def finding_anchor(field_path: str) -> str:
     """The configuration page anchor (``webhook-<i>``) a finding's field is in."""
     match = _WEBHOOK_INDEX.match(field_path or "")
     return f"webhook-{match[1]}" if match else ""
+
+
+@register.filter
+def ago(moment: Any) -> str:
+    """ "just now" under a minute, else "5 minutes ago" (Django's timesince)."""
+    if not moment:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment)} ago"

@@ -51,6 +51,11 @@ def cluster_sync_status(request: HttpRequest, cluster: str) -> HttpResponse:
     requested_at = parse_datetime(request.GET.get("requested", "") or "")
     status = selectors.sync_status(cluster=found, requested_at=requested_at)
     can_sync = has_role(request.user, found, Role.OPERATOR)
-    return render(
+    response = render(
         request, "cluster_sync_status.html", {"status": status, "can_sync": can_sync}
     )
+    if request.htmx and requested_at and not status.pending:
+        # The sync this page was waiting for is done: counts, history and
+        # findings around the status changed too, so reload the whole page.
+        response["HX-Refresh"] = "true"
+    return response
