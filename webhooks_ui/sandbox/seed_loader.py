@@ -7,6 +7,7 @@ time, so "expired" and "expires within 30 days" stay true whenever seeds load:
     caBundle: "sandbox-ca:cn=istio-ca;not-after=+20d"        # relative to today
     caBundle: "sandbox-ca:cn=old-ca;not-after=-10d"           # already expired
     caBundle: "sandbox-ca:cn=corp-ca;not-before=2025-01-01;not-after=2035-01-01"
+    caBundle: "sandbox-ca:cn=svc;dns=a.example,b.example"     # a serving cert
 
 Relative dates count from today's midnight UTC, so reloading on the same day
 yields identical certificates (no spurious diffs in the dashboard).
@@ -22,7 +23,7 @@ from typing import Any
 
 from webhooks_ui.domain.manifest import load_documents
 
-from .tls import seed_ca_certificate
+from .tls import seed_ca_certificate, seed_serving_certificate
 
 BUILTIN_SEEDS_DIR = Path(__file__).resolve().parent / "seeds"
 PLACEHOLDER_PREFIX = "sandbox-ca:"
@@ -79,7 +80,11 @@ def expand_ca_placeholder(value: str, today: dt.datetime | None = None) -> str:
         if "not-before" in options
         else default_start
     )
-    pem = seed_ca_certificate(options["cn"], not_before, not_after)
+    if "dns" in options:
+        names = [name for name in options["dns"].split(",") if name]
+        pem = seed_serving_certificate(options["cn"], names, not_before, not_after)
+    else:
+        pem = seed_ca_certificate(options["cn"], not_before, not_after)
     return base64.b64encode(pem.encode()).decode()
 
 

@@ -156,3 +156,41 @@ def seed_ca_certificate(
     serial = int.from_bytes(digest[:16], "big") >> 1
     cert = _ca_certificate(key, _name(common_name), not_before, not_after, serial)
     return _cert_pem(cert)
+
+
+def seed_serving_certificate(
+    common_name: str,
+    dns_names: list[str],
+    not_before: dt.datetime,
+    not_after: dt.datetime,
+) -> str:
+    """A self-signed serving (non-CA) certificate (PEM) for a seed caBundle.
+
+    Some webhooks pin their serving certificate as the caBundle; seeds use this
+    to show one whose names do not cover the service it is served from.
+    Deterministic like ``seed_ca_certificate``.
+    """
+    digest = hashlib.sha256(
+        f"webhook-dashboard-sandbox/serving/{common_name}".encode()
+    ).digest()
+    key = ed25519.Ed25519PrivateKey.from_private_bytes(digest)
+    subject = _name(common_name)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(int.from_bytes(digest[:16], "big") >> 1)
+        .not_valid_before(not_before)
+        .not_valid_after(not_after)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.DNSName(name) for name in dns_names]),
+            critical=False,
+        )
+        .add_extension(
+            x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False
+        )
+        .sign(key, None)
+    )
+    return _cert_pem(cert)
