@@ -18,6 +18,11 @@ urlpatterns = [
     path("clusters/<slug:cluster>/", clusters.cluster_detail, name="cluster-detail"),
     path("clusters/<slug:cluster>/sync/", clusters.cluster_sync, name="cluster-sync"),
     path(
+        "clusters/<slug:cluster>/test-connection/",
+        clusters.cluster_test_connection,
+        name="cluster-test-connection",
+    ),
+    path(
         "clusters/<slug:cluster>/sync/status/",
         clusters.cluster_sync_status,
         name="cluster-sync-status",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories
+
 ALPHA_PAGES = [
     "/clusters/alpha/",
     "/clusters/alpha/sync/status/",
@@ -84,3 +86,30 @@ def test_pages_carry_a_strict_content_security_policy(admin_client, clusters):
     # Nothing inline that such a policy would block.
     assert "<script>" not in response.content.decode()
     assert " onclick=" not in response.content.decode()
+
+
+def test_only_a_cluster_admin_may_test_the_connection(client, role_user):
+    client.force_login(role_user("operator"))
+    assert client.post("/clusters/alpha/test-connection/").status_code == 403
+    assert b"Test connection" not in client.get("/clusters/alpha/").content
+
+
+def test_testing_the_connection_reports_version_and_list_rights(client, role_user):
+    client.force_login(role_user("admin"))
+    assert b"Test connection" in client.get("/clusters/alpha/").content
+    response = client.post("/clusters/alpha/test-connection/", HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert 'data-connection="ok"' in html
+    assert "Kubernetes v1." in html and "MutatingWebhookConfiguration: yes" in html
+    assert "<html" not in html
+
+
+def test_a_failing_connection_is_reported_plainly(client, role_user, sandboxes):
+    client.force_login(role_user("admin"))
+    sandboxes[0].inject_fault("/version", status=401, times=5)
+    try:
+        html = client.post("/clusters/alpha/test-connection/").content.decode()
+    finally:
+        sandboxes[0].clear_faults()
+    assert 'data-connection="failed"' in html
+    assert factories.SECRET_TOKEN not in html

@@ -11,6 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 from webhooks_ui import selectors, tasks
 from webhooks_ui.permissions import Role, cluster_for, has_role
 from webhooks_ui.review.cluster import cluster_page_build
+from webhooks_ui.services import clusters as clusters_service
 
 
 @login_required
@@ -24,6 +25,7 @@ def cluster_detail(request: HttpRequest, cluster: str) -> HttpResponse:
         {
             "page": page,
             "can_sync": has_role(request.user, found, Role.OPERATOR),
+            "can_admin": has_role(request.user, found, Role.ADMIN),
             "status": selectors.sync_status(cluster=found),
         },
     )
@@ -59,3 +61,15 @@ def cluster_sync_status(request: HttpRequest, cluster: str) -> HttpResponse:
         # findings around the status changed too, so reload the whole page.
         response["HX-Refresh"] = "true"
     return response
+
+
+@login_required
+@require_POST
+def cluster_test_connection(request: HttpRequest, cluster: str) -> HttpResponse:
+    """Reach the cluster with its stored credentials (admin role): read-only."""
+    found = cluster_for(request.user, cluster, role=Role.ADMIN)
+    report = clusters_service.cluster_test_connection(cluster=found)
+    template = "cluster_connection.html"
+    if request.htmx:
+        template = "cluster_connection.html#result"
+    return render(request, template, {"cluster": found, "report": report})
