@@ -12,6 +12,7 @@ from webhooks_ui import selectors, tasks
 from webhooks_ui.permissions import Role, cluster_for, has_role
 from webhooks_ui.review.cluster import cluster_page_build
 from webhooks_ui.services import clusters as clusters_service
+from webhooks_ui.views.rendering import render_page
 
 
 @login_required
@@ -69,7 +70,5 @@ def cluster_test_connection(request: HttpRequest, cluster: str) -> HttpResponse:
     """Reach the cluster with its stored credentials (admin role): read-only."""
     found = cluster_for(request.user, cluster, role=Role.ADMIN)
     report = clusters_service.cluster_test_connection(cluster=found)
-    template = "cluster_connection.html"
-    if request.htmx:
-        template = "cluster_connection.html#result"
-    return render(request, template, {"cluster": found, "report": report})
+    context = {"cluster": found, "report": report}
+    return render_page(request, "cluster_connection.html", context, partial="result")

@@ -13,13 +13,7 @@ from webhooks_ui.permissions import cluster_for, visible_clusters
 from webhooks_ui.review.configuration import configuration_page_build
 from webhooks_ui.review.highlight import highlight_yaml
 from webhooks_ui.review.history import object_diff, revision_entries
-
-
-def _tab(request: HttpRequest, template: str, context: dict) -> HttpResponse:
-    """Whole page, or only the tab's region for an htmx tab switch."""
-    if request.htmx and not request.htmx.boosted:
-        template = f"{template}#tab"
-    return render(request, template, context)
+from webhooks_ui.views.rendering import render_page
 
 
 @login_required
@@ -32,10 +26,11 @@ def configuration_detail(
         cluster=cluster_for(request.user, cluster), kind=kind, name=name
     )
     page = configuration_page_build(configuration=configuration, now=timezone.now())
-    return _tab(
+    return render_page(
         request,
         "configuration.html",
         {"configuration": configuration, "page": page, "tab": "overview"},
+        partial="tab",
     )
 
 
@@ -54,7 +49,7 @@ def configuration_yaml(
         filename = f"{configuration.cluster.name}-{configuration.name}.yaml"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
-    return _tab(
+    return render_page(
         request,
         "configuration_yaml.html",
         {
@@ -63,6 +58,7 @@ def configuration_yaml(
             "yaml_html": highlight_yaml(text),
             "tab": "yaml",
         },
+        partial="tab",
     )
 
 
@@ -86,7 +82,7 @@ def configuration_history(
         "pair": chosen,
         "diff": object_diff(chosen[0].raw, chosen[1].raw) if chosen else None,
     }
-    return _tab(request, "configuration_history.html", context)
+    return render_page(request, "configuration_history.html", context, partial="tab")
 
 
 @login_required

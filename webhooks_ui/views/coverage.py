@@ -2,7 +2,6 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
@@ -11,15 +10,7 @@ from webhooks_ui.permissions import cluster_for, visible_clusters
 from webhooks_ui.review.coverage import configuration_coverage_build
 from webhooks_ui.review.coverage_cluster import cluster_coverage_build
 from webhooks_ui.review.coverage_explorer import coverage_explorer_build
-
-
-def _render(
-    request: HttpRequest, template: str, partial: str, context: dict
-) -> HttpResponse:
-    """Whole page, or only ``partial`` for an htmx request that is not boosted."""
-    if request.htmx and not request.htmx.boosted:
-        template = f"{template}#{partial}"
-    return render(request, template, context)
+from webhooks_ui.views.rendering import render_page
 
 
 @login_required
@@ -33,7 +24,7 @@ def configuration_coverage(
     )
     coverage = configuration_coverage_build(configuration=configuration)
     context = {"configuration": configuration, "coverage": coverage, "tab": "coverage"}
-    return _render(request, "configuration_coverage.html", "tab", context)
+    return render_page(request, "configuration_coverage.html", context, partial="tab")
 
 
 @login_required
@@ -44,7 +35,7 @@ def coverage_explorer(request: HttpRequest) -> HttpResponse:
         clusters=visible_clusters(request.user), params=request.GET
     )
     context = {"nav": "coverage", "page": page}
-    return _render(request, "coverage_explorer.html", "result", context)
+    return render_page(request, "coverage_explorer.html", context, partial="result")
 
 
 @login_required
@@ -53,4 +44,6 @@ def coverage_explorer(request: HttpRequest) -> HttpResponse:
 def cluster_coverage(request: HttpRequest, cluster: str) -> HttpResponse:
     found = cluster_for(request.user, cluster)
     page = cluster_coverage_build(cluster=found, sort=request.GET.get("sort", ""))
-    return _render(request, "cluster_coverage.html", "resources", {"page": page})
+    return render_page(
+        request, "cluster_coverage.html", {"page": page}, partial="resources"
+    )

@@ -2,12 +2,12 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from webhooks_ui.permissions import visible_clusters
 from webhooks_ui.review.findings import findings_page_build
+from webhooks_ui.views.rendering import render_page
 
 
 @login_required
@@ -19,7 +19,5 @@ def finding_list(request: HttpRequest) -> HttpResponse:
         params=request.GET,
         page_number=request.GET.get("page"),
     )
-    template = "findings.html"
-    if request.htmx and not request.htmx.boosted:
-        template = "findings.html#results"
-    return render(request, template, {"nav": "findings", "findings": data})
+    context = {"nav": "findings", "findings": data}
+    return render_page(request, "findings.html", context, partial="results")

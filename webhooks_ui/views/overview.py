@@ -2,12 +2,12 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from webhooks_ui.permissions import Role, clusters_with_role, visible_clusters
 from webhooks_ui.review.overview import overview_build
+from webhooks_ui.views.rendering import render_page
 
 
 @login_required
@@ -20,7 +20,5 @@ def overview(request: HttpRequest) -> HttpResponse:
         params=request.GET,
         page_number=request.GET.get("page"),
     )
-    template = "overview.html"
-    if request.htmx and not request.htmx.boosted:
-        template = "overview.html#matrix"
-    return render(request, template, {"nav": "overview", "overview": data})
+    context = {"nav": "overview", "overview": data}
+    return render_page(request, "overview.html", context, partial="matrix")
