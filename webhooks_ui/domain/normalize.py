@@ -72,6 +72,10 @@ _OMIT_WHEN_EMPTY = frozenset(
 
 def strip_server_fields(obj: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of ``obj`` without server-managed metadata and without ``status``."""
+    return json_copy(_without_server_fields(obj))
+
+
+def _without_server_fields(obj: Mapping[str, Any]) -> dict[str, Any]:
     # Filter before copying: managedFields is often most of the object.
     result = {k: v for k, v in obj.items() if k not in SERVER_MANAGED_TOP_LEVEL}
     metadata = result.get("metadata")
@@ -79,7 +83,7 @@ def strip_server_fields(obj: Mapping[str, Any]) -> dict[str, Any]:
         result["metadata"] = {
             k: v for k, v in metadata.items() if k not in SERVER_MANAGED_METADATA
         }
-    return json_copy(result)
+    return result
 
 
 def normalize(
@@ -101,19 +105,27 @@ def normalize_with(obj: Mapping[str, Any], *, drop_ca_bundle: bool) -> dict[str,
     ``diff`` needs this: it decides once for both sides, so that adding the
     injector annotation does not also report every caBundle as removed.
     """
-    result = fill_defaults_in_place(strip_server_fields(obj))
+    # _prune builds a fresh structure: the one copy normalising makes (sync
+    # fingerprints every changed object).
+    result = _prune(_without_server_fields(obj))
+    fill_defaults_in_place(result)
     metadata = result.get("metadata")
     if isinstance(metadata, dict):
         annotations = metadata.get("annotations")
         if isinstance(annotations, dict):
-            for key in BOOKKEEPING_ANNOTATIONS:
-                annotations.pop(key, None)
+            kept = {
+                k: v for k, v in annotations.items() if k not in BOOKKEEPING_ANNOTATIONS
+            }
+            if kept:
+                metadata["annotations"] = kept
+            else:
+                metadata.pop("annotations")
     if drop_ca_bundle:
         for webhook in _webhooks(result):
             client_config = webhook.get("clientConfig")
             if isinstance(client_config, dict):
                 client_config.pop("caBundle", None)
-    return _prune(result)
+    return result
 
 
 def fingerprint(
@@ -156,6 +168,8 @@ def _prune(value: Any) -> Any:
                 continue
             if key not in _USER_KEYED_MAPS:
                 child = _prune(child)
+            elif isinstance(child, dict):
+                child = dict(child)  # values are strings: a shallow copy is a copy
             if key in _OMIT_WHEN_EMPTY and child in ("", [], {}):
                 continue
             pruned[key] = child
