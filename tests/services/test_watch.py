@@ -8,7 +8,7 @@ from django.db import OperationalError
 
 from tests import factories
 from webhooks_ui.domain.kinds import VALIDATING
-from webhooks_ui.models import SyncRun, WebhookConfiguration
+from webhooks_ui.models import RiskFinding, SyncRun, WebhookConfiguration
 from webhooks_ui.services.sync import cluster_sync
 from webhooks_ui.services.watch import ClusterWatcher
 
@@ -101,3 +101,23 @@ def test_watcher_reconnects_after_the_server_drops(sandbox, watcher):
     watcher.close_streams()  # the server drops both watches; readers reconnect
     sandbox.store.create(factories.configuration("after-drop"))
     assert wait_for(lambda: live("after-drop").exists())
+
+
+def test_risk_findings_follow_watch_events(sandbox, watcher):
+    # A fail-closed webhook on pods whose service does not exist arrives by watch.
+    sandbox.store.create(
+        factories.configuration("orphan", service=("webhooks", "gone"))
+    )
+    assert wait_for(
+        lambda: RiskFinding.objects.filter(
+            configuration__name="orphan", check_id="service-missing"
+        ).exists()
+    )
+    sandbox.store.delete(API, VALIDATING, "orphan")
+    assert wait_for(
+        lambda: (
+            not RiskFinding.objects.filter(
+                configuration_name="orphan", scope="cluster"
+            ).exists()
+        )
+    )

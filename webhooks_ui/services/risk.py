@@ -82,23 +82,32 @@ def fleet_findings_refresh(*, now: datetime | None = None) -> int:
     return len(rows)
 
 
+def findings_refresh(*, clusters: Iterable[Cluster]) -> None:
+    """Re-analyse these clusters, then the fleet (when any was analysed).
+
+    Never raises: findings are derived data, and neither a sync nor a watch
+    may fail because of its analysis; the previous findings stay.
+    """
+    try:
+        analysed = False
+        for cluster in clusters:
+            cluster_findings_refresh(cluster=cluster)
+            analysed = True
+        if analysed:
+            fleet_findings_refresh()
+    except Exception:  # derived data: log loudly, keep the previous findings
+        logger.exception("Risk analysis failed")
+
+
 def findings_refresh_after(*, runs: Iterable[SyncRun]) -> None:
     """Re-analyse every cluster these syncs read successfully, then the fleet.
 
     Always, not only when configurations changed: findings also depend on
-    services' endpoints and on the clock (certificates expire). Never raises:
-    a sync's outcome must not depend on its analysis.
+    services' endpoints and on the clock (certificates expire).
     """
-    try:
-        refreshed = False
-        for run in runs:
-            if run.status == SyncRun.Status.SUCCEEDED:
-                cluster_findings_refresh(cluster=run.cluster)
-                refreshed = True
-        if refreshed:
-            fleet_findings_refresh()
-    except Exception:  # derived data: log loudly, keep the previous findings
-        logger.exception("Risk analysis after sync failed")
+    findings_refresh(
+        clusters=[run.cluster for run in runs if run.status == SyncRun.Status.SUCCEEDED]
+    )
 
 
 def clusters_sync_and_analyse(

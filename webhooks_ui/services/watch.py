@@ -28,6 +28,7 @@ from webhooks_ui.kube.errors import (
 from webhooks_ui.kube.watch import BOOKMARK, WatchEvent, WatchStream
 from webhooks_ui.models import Cluster, SyncRun
 from webhooks_ui.services.clusters import cluster_client
+from webhooks_ui.services.risk import findings_refresh, findings_refresh_after
 from webhooks_ui.services.sync import (
     EXPECTED_ERRORS,
     cluster_sync,
@@ -125,8 +126,12 @@ class ClusterWatcher:
         finally:
             connections.close_all()
 
+    def _analyse(self) -> None:
+        findings_refresh(clusters=[self.cluster])
+
     def _relist(self) -> None:
         run = cluster_sync(cluster=self.cluster, triggered_by="watch")
+        findings_refresh_after(runs=[run])
         self.relists += 1
         if run.status != SyncRun.Status.SUCCEEDED:
             raise Unreachable(run.error or "relist failed")
@@ -163,10 +168,15 @@ class ClusterWatcher:
                     reader.join(timeout=10)
 
     def _consume(self, events: queue.Queue[object]) -> None:
+        changed = False
         while not self.stop.is_set():
             try:
                 item = events.get(timeout=0.2)
             except queue.Empty:
+                if changed:
+                    # A quiet moment after changes: analyse once, not per event.
+                    self._analyse()
+                    changed = False
                 continue
             if isinstance(item, _Relist):
                 logger.info(
@@ -183,6 +193,7 @@ class ClusterWatcher:
                 cluster=self.cluster, event_type=item.type, obj=item.object
             )
             self.versions[item.object["kind"]] = item.resource_version
+            changed = True
             if self.on_event is not None:
                 self.on_event(self.cluster.name, item)
 
