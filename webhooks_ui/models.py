@@ -391,3 +391,97 @@ class RiskFinding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.severity} {self.check_id} on {self.configuration_name}"
+
+
+class ChangeRequest(models.Model):
+    """A proposed create, update or delete of one configuration on one cluster.
+
+    Starts as a draft that is saved on every edit, valid or not, so nothing
+    typed is ever lost; ``proposed_text`` is the user's YAML exactly as typed
+    and ``base_object`` the live object (as last synced) it was made from.
+    """
+
+    class State(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        IN_REVIEW = "in_review", _("in review")
+        APPROVED = "approved", _("approved")
+        APPLIED = "applied", _("applied")
+        REJECTED = "rejected", _("rejected")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        FAILED = "failed", _("failed")
+        STALE = "stale", _("stale")
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("create")
+        UPDATE = "update", _("update")
+        DELETE = "delete", _("delete")
+
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.CASCADE, related_name="change_requests"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="change_requests",
+    )
+    state = models.CharField(max_length=16, choices=State.choices, default=State.DRAFT)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    kind = models.CharField(max_length=40, choices=WebhookConfiguration.Kind.choices)
+    name = models.CharField(max_length=253, blank=True)
+    # The live object as last synced (raw, server fields kept); null for create.
+    base_object = OrderedJSONField(null=True, blank=True)
+    base_resource_version = models.CharField(max_length=64, blank=True)
+    # What the user typed, verbatim, even when it does not parse.
+    proposed_text = models.TextField(blank=True)
+    # The parsed text; null when it does not parse (or for a delete).
+    proposed_object = OrderedJSONField(null=True, blank=True)
+    # Local validation of the last save: [{"field", "reason", "message",
+    # "line"}]; a parse error has field "" and the line/column in its message.
+    validation_errors = models.JSONField(default=list, blank=True)
+    # The apiserver's last dry-run verdict: {"ok", "errors", "message", "at"}.
+    dry_run_result = models.JSONField(null=True, blank=True)
+    title = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        indexes = [
+            models.Index(fields=["author", "state", "-updated_at"]),
+            models.Index(fields=["cluster", "kind", "name", "state"]),
+        ]
+
+    def __str__(self) -> str:
+        target = f"{self.kind}/{self.name}"
+        return f"{self.action} {target} on {self.cluster_id} ({self.state})"
+
+
+class ApiToken(models.Model):
+    """A per-user bearer token for scripts calling the REST API.
+
+    Only a SHA-256 hash of the token is stored (the token is shown once, at
+    creation); ``prefix`` is its first characters, so a person can tell their
+    tokens apart. A revoked token stays for the record and never works again.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    prefix = models.CharField(max_length=16)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
