@@ -4,7 +4,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from webhooks_ui.converters import KindConverter
-from webhooks_ui.views import clusters, configurations, coverage, findings, overview
+from webhooks_ui.views import (
+    clusters,
+    configurations,
+    coverage,
+    drafts,
+    findings,
+    overview,
+)
 
 register_converter(KindConverter, "kind")
 
@@ -56,4 +63,17 @@ urlpatterns = [
         coverage.configuration_coverage,
         name="configuration-coverage",
     ),
+    path("drafts/", drafts.draft_index, name="draft-list"),
+    path("drafts/<int:pk>/", drafts.draft_detail, name="draft-detail"),
+    path("drafts/<int:pk>/validate/", drafts.draft_validate, name="draft-validate"),
+    path("drafts/<int:pk>/dry-run/", drafts.draft_dry_run, name="draft-dry-run"),
+    path("drafts/<int:pk>/discard/", drafts.draft_discard, name="draft-discard"),
+    path(
+        "clusters/<slug:cluster>/drafts/new/<kind:kind>/",
+        drafts.draft_new,
+        name="draft-new",
+    ),
+    path(_config + "edit/", drafts.draft_edit, name="draft-edit"),
+    path(_config + "delete/", drafts.draft_delete, name="draft-delete"),
+    path(_config + "clone/", drafts.draft_clone, name="draft-clone"),
 ]

@@ -166,12 +166,17 @@ def draft_save(*, draft: ChangeRequest, user: User, text: str) -> DraftState:
     return DraftState(draft, errors, carried)
 
 
-def draft_dry_run(*, draft: ChangeRequest, user: User) -> DryRunResult:
+def draft_dry_run(
+    *, draft: ChangeRequest, user: User, text: str | None = None
+) -> DryRunResult:
     """Send the draft to its cluster with dryRun=All and record the verdict.
 
     Create, replace at the base resourceVersion, or delete with uid and
-    resourceVersion preconditions. Whatever happens, the text is untouched.
+    resourceVersion preconditions. ``text``, when given, is saved first (the
+    editor sends what is on screen); whatever the verdict, the text is kept.
     """
+    if text is not None and draft.action != Action.DELETE:
+        draft_save(draft=draft, user=user, text=text)
     draft = _checked(
         ChangeRequest.objects.select_related("cluster").get(pk=draft.pk), user
     )

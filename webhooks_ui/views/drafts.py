@@ -1,0 +1,145 @@
+"""The editor: start a draft (edit, delete, new, clone), edit it, dry-run it."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from webhooks_ui import selectors
+from webhooks_ui.models import ChangeRequest
+from webhooks_ui.permissions import Role, cluster_for
+from webhooks_ui.review.drafts import draft_get, draft_list, draft_preview_build
+from webhooks_ui.services import drafts as drafts_service
+from webhooks_ui.views.rendering import render_page
+
+Action = ChangeRequest.Action
+
+
+def _to_editor(request: HttpRequest, draft: ChangeRequest) -> HttpResponse:
+    return redirect("draft-detail", pk=draft.pk)
+
+
+def _page(request: HttpRequest, draft: ChangeRequest, partial: str, **extra):
+    preview = draft_preview_build(draft=draft, now=timezone.now())
+    context = {"nav": "drafts", "draft": draft, "preview": preview, **extra}
+    return render_page(request, "draft_editor.html", context, partial=partial)
+
+
+@login_required
+@require_GET
+def draft_index(request: HttpRequest) -> HttpResponse:
+    context = {"nav": "drafts", "drafts": draft_list(user=request.user)}
+    return render(request, "draft_list.html", context)
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def draft_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _page(request, draft_get(user=request.user, pk=pk), "feedback")
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def draft_validate(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save the text as typed (valid or not) and answer with the feedback."""
+    draft = draft_get(user=request.user, pk=pk)
+    if draft.action == Action.DELETE:
+        return HttpResponseBadRequest("A delete draft has no text to edit.")
+    state = drafts_service.draft_save(
+        draft=draft, user=request.user, text=request.POST.get("text", "")
+    )
+    return _page(request, state.draft, "feedback", saved=True)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def draft_dry_run(request: HttpRequest, pk: int) -> HttpResponse:
+    draft = draft_get(user=request.user, pk=pk)
+    drafts_service.draft_dry_run(
+        draft=draft, user=request.user, text=request.POST.get("text")
+    )
+    draft.refresh_from_db()
+    return _page(request, draft, "feedback", saved=True)
+
+
+@login_required
+@require_POST
+def draft_discard(request: HttpRequest, pk: int) -> HttpResponse:
+    draft = draft_get(user=request.user, pk=pk)
+    drafts_service.draft_discard(draft=draft, user=request.user)
+    if request.htmx:
+        return HttpResponseClientRedirect(redirect("draft-list").url)
+    return redirect("draft-list")
+
+
+@login_required
+@require_POST
+def draft_new(request: HttpRequest, cluster: str, kind: str) -> HttpResponse:
+    found = cluster_for(request.user, cluster, role=Role.EDITOR)
+    draft = drafts_service.draft_start(
+        user=request.user,
+        configuration=None,
+        cluster=found,
+        action=Action.CREATE,
+        kind=kind,
+    )
+    return _to_editor(request, draft)
+
+
+def _start(request: HttpRequest, cluster: str, kind: str, name: str, action: str):
+    found = cluster_for(request.user, cluster, role=Role.EDITOR)
+    configuration = selectors.configuration_get(cluster=found, kind=kind, name=name)
+    try:
+        draft = drafts_service.draft_start(
+            user=request.user, configuration=configuration, cluster=found, action=action
+        )
+    except drafts_service.DraftError as exc:
+        messages.error(request, str(exc))
+        return redirect(
+            "configuration-detail", cluster=found.name, kind=kind, name=name
+        )
+    return _to_editor(request, draft)
+
+
+@login_required
+@require_POST
+def draft_edit(
+    request: HttpRequest, cluster: str, kind: str, name: str
+) -> HttpResponse:
+    """Start, or resume, the user's update draft of this configuration."""
+    return _start(request, cluster, kind, name, Action.UPDATE)
+
+
+@login_required
+@require_POST
+def draft_delete(
+    request: HttpRequest, cluster: str, kind: str, name: str
+) -> HttpResponse:
+    """Start, or resume, the user's delete draft of this configuration."""
+    return _start(request, cluster, kind, name, Action.DELETE)
+
+
+@login_required
+@require_POST
+def draft_clone(
+    request: HttpRequest, cluster: str, kind: str, name: str
+) -> HttpResponse:
+    """A create draft of a copy on the chosen cluster (editor role there)."""
+    source = selectors.configuration_get(
+        cluster=cluster_for(request.user, cluster), kind=kind, name=name
+    )
+    target = cluster_for(request.user, request.POST.get("target", ""), role=Role.EDITOR)
+    draft = drafts_service.draft_clone(
+        user=request.user,
+        configuration=source,
+        target=target,
+        name=request.POST.get("name", "")[:253],
+    )
+    return _to_editor(request, draft)
