@@ -1,8 +1,11 @@
 """Pure draft rules: field paths to YAML lines, caBundle carry-over, risk delta."""
 
+from webhooks_ui.domain.coverage import webhook_coverage
+from webhooks_ui.domain.discovery import ApiResource
 from webhooks_ui.domain.drafting import (
     carry_ca_bundles,
     clone_object,
+    coverage_delta,
     field_lines,
     line_for,
     risk_delta,
@@ -71,3 +74,33 @@ def test_risk_delta_by_check_and_field():
     added, removed = risk_delta(before, after)
     assert [f.check_id for f in added] == ["c"]
     assert [f.check_id for f in removed] == ["a"]
+
+
+def test_coverage_delta_by_webhook_resource_and_namespace():
+    rows = [
+        ApiResource("", "v1", "pods", "", "Pod", True, ("create",), True),
+        ApiResource(
+            "apps", "v1", "deployments", "", "Deployment", True, ("create",), True
+        ),
+    ]
+    namespaces = [{"name": "a", "labels": {}}, {"name": "b", "labels": {"x": "1"}}]
+
+    def hook(resources, selector=None):
+        rule = {
+            "apiGroups": ["", "apps"],
+            "apiVersions": ["v1"],
+            "operations": ["CREATE"],
+            "resources": resources,
+        }
+        body = {"name": "w", "rules": [rule], "clientConfig": {"url": "https://x"}}
+        if selector:
+            body["namespaceSelector"] = selector
+        return webhook_coverage(body, resources=rows, namespaces=namespaces)
+
+    before = [hook(["pods"])]
+    after = [hook(["deployments"], {"matchLabels": {"x": "1"}})]
+    [change] = coverage_delta(before, after)
+    assert change.gained == (("deployments (apps/v1)", ("CREATE",)),)
+    assert change.lost == (("pods (core/v1)", ("CREATE",)),)
+    assert change.namespaces_lost == ("a",)
+    assert coverage_delta(before, before) == []

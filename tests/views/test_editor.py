@@ -235,3 +235,34 @@ def test_discard(editor_client, clusters):
     response = editor_client.post(f"/drafts/{draft.pk}/discard/")
     assert response["Location"] == "/drafts/"
     assert not ChangeRequest.objects.exists()
+
+
+def test_preview_says_what_the_change_does_to_coverage(editor_client, clusters):
+    draft = _edit(editor_client)
+    page = editor_client.get(f"/drafts/{draft.pk}/").content.decode()
+    assert 'id="coverage-same"' in page
+    obj = load_documents(draft.proposed_text)[0]
+    obj["webhooks"][0]["rules"][0]["operations"] = ["CREATE", "UPDATE", "DELETE"]
+    body = editor_client.post(
+        f"/drafts/{draft.pk}/validate/", {"text": dump_yaml(obj)}, **HX
+    ).content.decode()
+    gained = body.split('data-coverage="gained"')[1].split("</ul>")[0]
+    assert "pods (core/v1)" in gained and "DELETE" in gained
+
+
+def test_delete_preview_loses_all_coverage(editor_client, clusters):
+    editor_client.post(SHARED + "delete/")
+    draft = ChangeRequest.objects.get()
+    page = editor_client.get(f"/drafts/{draft.pk}/").content.decode()
+    assert 'data-coverage="lost"' in page and "pods (core/v1)" in page
+
+
+def test_my_drafts_query_count_stays_flat(
+    editor_client, clusters, django_assert_max_num_queries
+):
+    _edit(editor_client)
+    editor_client.post(SHARED + "delete/")
+    editor_client.post("/clusters/alpha/drafts/new/mutating/")
+    with django_assert_max_num_queries(8):
+        page = editor_client.get("/drafts/").content.decode()
+    assert page.count('data-draft="') == 3

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
+from webhooks_ui.domain.coverage import Coverage, CoveredResource
 from webhooks_ui.domain.defaulting import json_copy
 from webhooks_ui.domain.kinds import API_VERSION_V1, MUTATING
 from webhooks_ui.domain.manifest import dump_yaml
@@ -173,3 +175,72 @@ def _walk(node: Node, path: str, lines: dict[str, int]) -> None:
             child = f"{path}[{index}]"
             lines.setdefault(child, item.start_mark.line + 1)
             _walk(item, child, lines)
+
+
+@dataclass(frozen=True)
+class CoverageChange:
+    """What one webhook intercepts after the edit that it did not before, and
+    the reverse: ``(resource, operations)`` pairs and namespace names."""
+
+    webhook: str
+    gained: tuple[tuple[str, tuple[str, ...]], ...]
+    lost: tuple[tuple[str, tuple[str, ...]], ...]
+    namespaces_gained: tuple[str, ...]
+    namespaces_lost: tuple[str, ...]
+
+
+def coverage_delta(
+    before: Iterable[Coverage], after: Iterable[Coverage]
+) -> list[CoverageChange]:
+    """Per webhook (by name), the requests and namespaces an edit adds or removes."""
+    old = {coverage.webhook_name: coverage for coverage in before}
+    new = {coverage.webhook_name: coverage for coverage in after}
+    changes = []
+    for name in [*old, *(n for n in new if n not in old)]:
+        old_hits, new_hits = _hits(old.get(name)), _hits(new.get(name))
+        old_ns, new_ns = _namespaces(old.get(name)), _namespaces(new.get(name))
+        change = CoverageChange(
+            webhook=name,
+            gained=_by_resource(new_hits - old_hits),
+            lost=_by_resource(old_hits - new_hits),
+            namespaces_gained=tuple(sorted(new_ns - old_ns)),
+            namespaces_lost=tuple(sorted(old_ns - new_ns)),
+        )
+        if any(
+            (
+                change.gained,
+                change.lost,
+                change.namespaces_gained,
+                change.namespaces_lost,
+            )
+        ):
+            changes.append(change)
+    return changes
+
+
+def _hits(coverage: Coverage | None) -> set[tuple[str, str]]:
+    if coverage is None:
+        return set()
+    return {
+        (_resource_label(row), operation)
+        for row in coverage.resources
+        for operation in row.operations
+    }
+
+
+def _namespaces(coverage: Coverage | None) -> set[str]:
+    return set(coverage.selected_namespaces) if coverage else set()
+
+
+def _resource_label(row: CoveredResource) -> str:
+    group = row.group or "core"
+    return f"{row.name} ({group}/{row.version})"
+
+
+def _by_resource(
+    hits: set[tuple[str, str]],
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    grouped: dict[str, list[str]] = {}
+    for resource, operation in sorted(hits):
+        grouped.setdefault(resource, []).append(operation)
+    return tuple((resource, tuple(ops)) for resource, ops in grouped.items())

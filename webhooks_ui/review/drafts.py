@@ -15,12 +15,23 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from webhooks_ui.domain.drafting import carry_ca_bundles, risk_delta
+from webhooks_ui.domain.coverage import (
+    Coverage,
+    cluster_coverage,
+    prepare_configurations,
+)
+from webhooks_ui.domain.drafting import (
+    CoverageChange,
+    carry_ca_bundles,
+    coverage_delta,
+    risk_delta,
+)
 from webhooks_ui.domain.manifest import ManifestError, load_documents
 from webhooks_ui.domain.ownership import Owner, ca_bundle_injected, detect_owners
 from webhooks_ui.domain.risk import Finding, check_configuration
 from webhooks_ui.models import ChangeRequest, WebhookConfiguration
 from webhooks_ui.permissions import AnyUser, visible_clusters
+from webhooks_ui.review.coverage import ClusterIndex, cluster_index
 from webhooks_ui.review.history import ObjectDiff, object_diff
 
 
@@ -70,6 +81,8 @@ class DraftPreview:
     # None when the risks cannot be judged yet (the draft does not validate).
     risks_added: list[Finding] | None = None
     risks_removed: list[Finding] | None = None
+    # None when coverage cannot be judged yet (as for risks).
+    coverage_changes: list[CoverageChange] | None = None
     # The live object changed since the draft was made (as last synced).
     live_resource_version: str = ""
 
@@ -100,11 +113,14 @@ def draft_preview_build(*, draft: ChangeRequest, now: datetime) -> DraftPreview:
     injected = ca_bundle_injected(base)
     parses = is_delete or isinstance(proposed, dict)
     diff = object_diff(base, None if is_delete else proposed) if parses else None
-    added = removed = None
+    added = removed = coverage = None
     if parses and not draft.validation_errors:
+        after_obj = None if is_delete else proposed
         before = check_configuration(base, now=now) if base else []
-        after = check_configuration(proposed, now=now) if proposed else []
+        after = check_configuration(after_obj, now=now) if after_obj else []
         added, removed = risk_delta(before, after)
+        index = cluster_index(draft.cluster)
+        coverage = coverage_delta(_coverage(index, base), _coverage(index, after_obj))
     return DraftPreview(
         draft=draft,
         errors=list(draft.validation_errors or []),
@@ -115,8 +131,20 @@ def draft_preview_build(*, draft: ChangeRequest, now: datetime) -> DraftPreview:
         carried_ca_bundles=_carried(draft) if injected and not is_delete else [],
         risks_added=added,
         risks_removed=removed,
+        coverage_changes=coverage,
         live_resource_version=_live_resource_version(draft),
     )
+
+
+def _coverage(index: ClusterIndex, obj: dict[str, Any] | None) -> list[Coverage]:
+    """What each webhook of ``obj`` intercepts on the draft's cluster."""
+    if not obj:
+        return []
+    prepared = prepare_configurations([obj])
+    results = cluster_coverage(
+        prepared, resources=index.table, namespaces=index.namespaces
+    )
+    return [coverage for _, coverage in results]
 
 
 def _carried(draft: ChangeRequest) -> list[str]:
