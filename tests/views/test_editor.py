@@ -266,3 +266,13 @@ def test_my_drafts_query_count_stays_flat(
     with django_assert_max_num_queries(8):
         page = editor_client.get("/drafts/").content.decode()
     assert page.count('data-draft="') == 3
+
+
+def test_text_starting_with_a_newline_survives_the_round_trip(editor_client, clusters):
+    draft = _edit(editor_client)
+    text = "\n\nkind: x\n"
+    editor_client.post(f"/drafts/{draft.pk}/validate/", {"text": text})
+    page = editor_client.get(f"/drafts/{draft.pk}/").content.decode()
+    textarea = page.split('id="draft-text"')[1].split(">", 1)[1].split("</textarea>")[0]
+    # HTML drops one newline right after <textarea>: the template adds it.
+    assert textarea == "\n" + text

@@ -29,10 +29,12 @@ def configuration_draft_actions(
             .only("pk", "name", "display_name")
             .order_by("name")
         )
+    # Another cluster first: cloning onto the same one needs a new name.
+    ordered = sorted(targets, key=lambda c: c.pk == configuration.cluster_id)
     return {
         "configuration": configuration,
         "can_edit": can_edit,
-        "targets": list(targets),
+        "targets": ordered,
         "csrf_token": context.get("csrf_token"),
     }
 
