@@ -87,7 +87,7 @@ def test_compaction_forces_a_relist(sandbox, cluster):
     try:
         assert wait_for(lambda: live("while-away").exists())
         assert not live("checks").exists()
-        assert watch.relists >= 1
+        assert wait_for(lambda: watch.relists >= 1)
         assert SyncRun.objects.filter(triggered_by="watch", status="succeeded").exists()
         sandbox.store.create(factories.configuration("after-relist"))
         assert wait_for(lambda: live("after-relist").exists())

@@ -131,8 +131,8 @@ class ClusterWatcher:
 
     def _relist(self) -> None:
         run = cluster_sync(cluster=self.cluster, triggered_by="watch")
-        findings_refresh_after(runs=[run])
         self.relists += 1
+        findings_refresh_after(runs=[run])
         if run.status != SyncRun.Status.SUCCEEDED:
             raise Unreachable(run.error or "relist failed")
         self.versions = dict(run.resource_versions)
