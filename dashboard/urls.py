@@ -6,4 +6,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("webhooks_ui.urls")),
+    path("api/", include("webhooks_ui.api.urls")),
+    path("account/", include("webhooks_ui.account_urls")),
 ]

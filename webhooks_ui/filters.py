@@ -15,6 +15,18 @@ KIND_SLUGS = {
 }
 
 
+def _forget_built_fields(filters: dict[str, django_filters.Filter]) -> None:
+    """Drop form fields built before the per-request choices were set.
+
+    A Filter caches its field on first use, and a FilterSet's filters are
+    copies of the class's: once anything reads a field from the class (the
+    OpenAPI schema generator does), every copy would keep that field's empty
+    choices and reject every cluster name.
+    """
+    for filter_ in filters.values():
+        filter_.__dict__.pop("_field", None)
+
+
 class ConfigurationFilterSet(django_filters.FilterSet):
     """Filters of the overview matrix; values live in the URL's query string.
 
@@ -56,6 +68,7 @@ class ConfigurationFilterSet(django_filters.FilterSet):
         )
         self.filters["cluster"].extra["choices"] = [(n, n) for n in names]
         self.filters["environment"].extra["choices"] = [(e, e) for e in environments]
+        _forget_built_fields(self.filters)
         self._clusters = clusters
 
     def filter_text(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
@@ -121,6 +134,7 @@ class FindingFilterSet(django_filters.FilterSet):
         self.filters["check_id"].extra["choices"] = [
             (check_id, info.title) for check_id, info in sorted(CHECKS.items())
         ]
+        _forget_built_fields(self.filters)
 
     def filter_text(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         value = value.strip()

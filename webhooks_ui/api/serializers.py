@@ -1,0 +1,490 @@
+"""How API responses look. Output only shapes what services and selectors
+return; input serializers only check types. No rules live here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from webhooks_ui.converters import SLUG_BY_KIND
+from webhooks_ui.domain.diff import DiffLine
+from webhooks_ui.models import (
+    ApiToken,
+    Cluster,
+    ConfigurationRevision,
+    RiskFinding,
+    SyncRun,
+    WebhookConfiguration,
+)
+from webhooks_ui.review.coverage import resource_label
+
+_PREFIX = {"added": "+", "removed": "-", "context": " ", "hunk": ""}
+
+
+def unified_text(lines: list[DiffLine]) -> str:
+    """The lines as a patch reader expects them (``+``/``-``/space prefixes)."""
+    return "\n".join(_PREFIX.get(line.kind, "") + line.text for line in lines)
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    details = serializers.JSONField(allow_null=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every 4xx answer: ``{"error": {"code", "message", "details"}}``."""
+
+    error = ErrorDetailSerializer()
+
+
+# --- clusters -------------------------------------------------------------------
+
+
+class ClusterSerializer(serializers.ModelSerializer):
+    """A cluster as the overview shows it; never any credential field."""
+
+    configuration_count = serializers.IntegerField(read_only=True)
+    webhook_count = serializers.IntegerField(read_only=True, allow_null=True)
+    fail_closed_count = serializers.IntegerField(read_only=True, allow_null=True)
+    last_sync_status = serializers.CharField(read_only=True, allow_null=True)
+    last_sync_started_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    last_sync_error = serializers.CharField(read_only=True, allow_null=True)
+    server_version = serializers.CharField(read_only=True, allow_null=True)
+    last_success_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Cluster
+        fields = [
+            "name",
+            "display_name",
+            "environment",
+            "api_server_url",
+            "auth_method",
+            "is_sandbox",
+            "configuration_count",
+            "webhook_count",
+            "fail_closed_count",
+            "last_sync_status",
+            "last_sync_started_at",
+            "last_sync_error",
+            "server_version",
+            "last_success_at",
+            "url",
+        ]
+
+    def get_url(self, cluster: Cluster) -> str:
+        return reverse("api:cluster-detail", kwargs={"cluster": cluster.name})
+
+
+class SyncRunSerializer(serializers.ModelSerializer):
+    duration_seconds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SyncRun
+        fields = [
+            "id",
+            "status",
+            "started_at",
+            "finished_at",
+            "duration_seconds",
+            "created_count",
+            "updated_count",
+            "deleted_count",
+            "unchanged_count",
+            "error",
+            "triggered_by",
+            "server_version",
+        ]
+
+    def get_duration_seconds(self, run: SyncRun) -> float | None:
+        return run.duration.total_seconds() if run.duration is not None else None
+
+
+class SyncStatusSerializer(serializers.Serializer):
+    cluster = serializers.CharField(source="cluster.name")
+    pending = serializers.BooleanField()
+    requested_at = serializers.DateTimeField(allow_null=True)
+    run = SyncRunSerializer(allow_null=True)
+
+
+class SyncAcceptedSerializer(serializers.Serializer):
+    cluster = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    status_url = serializers.CharField()
+
+
+class ConnectionReportSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    server_version = serializers.CharField()
+    can_list = serializers.DictField(child=serializers.BooleanField())
+    error = serializers.CharField()
+    summary = serializers.CharField()
+
+
+# --- configurations ---------------------------------------------------------------
+
+
+class ConfigurationSerializer(serializers.ModelSerializer):
+    cluster = serializers.CharField(source="cluster.name")
+    kind_slug = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = WebhookConfiguration
+        fields = [
+            "cluster",
+            "kind",
+            "kind_slug",
+            "name",
+            "uid",
+            "resource_version",
+            "generation",
+            "webhook_count",
+            "fail_closed_count",
+            "revision_count",
+            "comparison_hash",
+            "first_seen",
+            "last_changed",
+            "deleted_at",
+            "url",
+        ]
+
+    def get_kind_slug(self, configuration: WebhookConfiguration) -> str:
+        return SLUG_BY_KIND[configuration.kind]
+
+    def get_url(self, configuration: WebhookConfiguration) -> str:
+        return reverse("api:configuration-detail", kwargs=_config_kwargs(configuration))
+
+
+class ConfigurationDetailSerializer(ConfigurationSerializer):
+    raw = serializers.JSONField(help_text="The object as the API server served it.")
+
+    class Meta(ConfigurationSerializer.Meta):
+        fields = [*ConfigurationSerializer.Meta.fields, "raw"]
+
+
+def _config_kwargs(configuration: WebhookConfiguration) -> dict[str, str]:
+    return {
+        "cluster": configuration.cluster.name,
+        "kind": configuration.kind,
+        "name": configuration.name,
+    }
+
+
+class ChangeSerializer(serializers.Serializer):
+    path = serializers.CharField()
+    op = serializers.ChoiceField(["added", "removed", "changed", "moved"])
+    old = serializers.JSONField(allow_null=True)
+    new = serializers.JSONField(allow_null=True)
+    summary = serializers.CharField()
+    webhook = serializers.CharField(allow_null=True)
+
+
+class DiffLineSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="hunk, context, added or removed")
+    text = serializers.CharField(allow_blank=True)
+    old_lineno = serializers.IntegerField(allow_null=True)
+    new_lineno = serializers.IntegerField(allow_null=True)
+
+
+class RevisionSerializer(serializers.Serializer):
+    """A revision with what changed against the one before it."""
+
+    number = serializers.IntegerField(source="revision.number")
+    change = serializers.ChoiceField(
+        ConfigurationRevision.Change.choices, source="revision.change"
+    )
+    resource_version = serializers.CharField(source="revision.resource_version")
+    content_hash = serializers.CharField(source="revision.content_hash")
+    observed_at = serializers.DateTimeField(source="revision.observed_at")
+    sync_run = serializers.IntegerField(source="revision.sync_run_id", allow_null=True)
+    changes = ChangeSerializer(many=True)
+
+
+class ObjectDiffSerializer(serializers.Serializer):
+    changes = ChangeSerializer(many=True)
+    unified = DiffLineSerializer(many=True)
+    unified_text = serializers.SerializerMethodField()
+
+    def get_unified_text(self, diff: Any) -> str:
+        return unified_text(diff.unified)
+
+
+class RevisionDiffSerializer(serializers.Serializer):
+    from_revision = serializers.IntegerField(allow_null=True)
+    to_revision = serializers.IntegerField(allow_null=True)
+    diff = ObjectDiffSerializer(allow_null=True)
+
+
+class CompareCopySerializer(serializers.Serializer):
+    cluster = serializers.CharField(source="cluster.name")
+    environment = serializers.CharField(source="cluster.environment")
+    resource_version = serializers.CharField()
+    comparison_hash = serializers.CharField()
+
+
+class CompareSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    copies = CompareCopySerializer(many=True)
+    left = serializers.CharField(allow_null=True)
+    right = serializers.CharField(allow_null=True)
+    identical = serializers.BooleanField(allow_null=True)
+    diff = ObjectDiffSerializer(allow_null=True)
+
+
+# --- findings -------------------------------------------------------------------
+
+
+class FindingSerializer(serializers.ModelSerializer):
+    cluster = serializers.CharField(source="cluster.name", allow_null=True)
+    detail = serializers.JSONField()
+
+    class Meta:
+        model = RiskFinding
+        fields = [
+            "id",
+            "scope",
+            "cluster",
+            "configuration_kind",
+            "configuration_name",
+            "check_id",
+            "severity",
+            "webhook",
+            "field",
+            "message",
+            "fix",
+            "detail",
+            "computed_at",
+        ]
+
+
+# --- validate -------------------------------------------------------------------
+
+
+class ManifestWrapperSerializer(serializers.Serializer):
+    manifest = serializers.CharField(
+        trim_whitespace=False,
+        help_text="YAML or JSON: one object, several documents, or a List.",
+    )
+
+
+class FieldCauseSerializer(serializers.Serializer):
+    field = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField()
+    message = serializers.CharField()
+
+
+class StatusDetailsSerializer(serializers.Serializer):
+    name = serializers.CharField(allow_blank=True)
+    group = serializers.CharField()
+    kind = serializers.CharField()
+    causes = FieldCauseSerializer(many=True)
+
+
+class KubeStatusSerializer(serializers.Serializer):
+    """The apiserver's ``Status`` object for a 422 (``metav1.Status``)."""
+
+    kind = serializers.CharField()
+    apiVersion = serializers.CharField()  # noqa: N815 - Kubernetes field name
+    metadata = serializers.DictField()
+    status = serializers.CharField()
+    message = serializers.CharField()
+    reason = serializers.CharField()
+    details = StatusDetailsSerializer()
+    code = serializers.IntegerField()
+
+
+class CheckWarningSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    severity = serializers.CharField(allow_blank=True)
+    field = serializers.CharField(allow_blank=True)
+    message = serializers.CharField()
+
+
+class DryRunSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    status = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    message = serializers.CharField(allow_blank=True)
+    causes = FieldCauseSerializer(many=True)
+
+
+class CheckedObjectSerializer(serializers.Serializer):
+    source = serializers.CharField()
+    document = serializers.IntegerField()
+    item = serializers.IntegerField(allow_null=True)
+    line = serializers.IntegerField(allow_null=True)
+    apiVersion = serializers.CharField(allow_blank=True)  # noqa: N815
+    kind = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
+    valid = serializers.BooleanField()
+    message = serializers.CharField(allow_null=True)
+    errors = FieldCauseSerializer(many=True)
+    warnings = CheckWarningSerializer(many=True)
+    status = KubeStatusSerializer(allow_null=True)
+    dry_run = DryRunSerializer(
+        allow_null=True, help_text="The apiserver's dry run (null without ?cluster=)."
+    )
+
+
+class SkippedObjectSerializer(serializers.Serializer):
+    source = serializers.CharField()
+    document = serializers.IntegerField()
+    item = serializers.IntegerField(allow_null=True)
+    line = serializers.IntegerField(allow_null=True)
+    apiVersion = serializers.CharField(allow_blank=True)  # noqa: N815
+    kind = serializers.CharField(allow_blank=True)
+    name = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField()
+
+
+class ValidationReportSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    cluster = serializers.CharField(allow_null=True)
+    results = CheckedObjectSerializer(many=True)
+    skipped = SkippedObjectSerializer(many=True)
+    summary = serializers.DictField(child=serializers.IntegerField())
+
+
+# --- coverage -------------------------------------------------------------------
+
+
+class ReasonSerializer(serializers.Serializer):
+    check = serializers.CharField()
+    text = serializers.CharField()
+
+
+class InterceptionSerializer(serializers.Serializer):
+    configuration_kind = serializers.CharField(source="entry.configuration_kind")
+    configuration_name = serializers.CharField(source="entry.configuration_name")
+    webhook_name = serializers.CharField(source="entry.webhook_name")
+    webhook_index = serializers.IntegerField(source="entry.webhook_index")
+    verdict = serializers.CharField(allow_blank=True)
+    failure_policy = serializers.CharField(source="entry.failure_policy")
+    timeout_seconds = serializers.IntegerField(source="entry.timeout_seconds")
+    reinvocation_policy = serializers.CharField(
+        source="entry.reinvocation_policy", allow_null=True
+    )
+    condition_decision = serializers.CharField(source="entry.condition_decision")
+    match_reason = serializers.CharField(source="entry.match.reason")
+    match_detail = serializers.CharField(source="entry.match.detail")
+    reasons = ReasonSerializer(many=True)
+
+
+class QuestionSerializer(serializers.Serializer):
+    summary = serializers.CharField()
+    operation = serializers.CharField()
+    resource = serializers.SerializerMethodField()
+    namespace = serializers.CharField(allow_blank=True)
+    namespace_missing = serializers.BooleanField()
+    sample_given = serializers.BooleanField()
+
+    def get_resource(self, question: Any) -> str:
+        return resource_label(question.resource)
+
+
+class CoverageExplorerSerializer(serializers.Serializer):
+    cluster = serializers.CharField(source="cluster_name")
+    question = QuestionSerializer()
+    total_worst_case_seconds = serializers.IntegerField(
+        source="interception.total_worst_case_seconds"
+    )
+    worst_case_note = serializers.CharField(
+        source="interception.worst_case_note", allow_blank=True
+    )
+    matched = InterceptionSerializer(many=True)
+    not_matching = InterceptionSerializer(many=True)
+
+
+class CoveredResourceSerializer(serializers.Serializer):
+    group = serializers.CharField(allow_blank=True)
+    version = serializers.CharField()
+    resource = serializers.CharField()
+    subresource = serializers.CharField(allow_blank=True)
+    kind = serializers.CharField(allow_blank=True)
+    namespaced = serializers.BooleanField()
+    operations = serializers.ListField(child=serializers.CharField())
+
+
+class NamespaceVerdictSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    selected = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True)
+
+
+class WebhookCoverageSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    failure_policy = serializers.CharField()
+    namespace_selector = serializers.CharField()
+    object_selector = serializers.CharField()
+    match_conditions = serializers.ListField(child=serializers.JSONField())
+    resources = CoveredResourceSerializer(source="coverage.resources", many=True)
+    exempt = CoveredResourceSerializer(source="coverage.exempt", many=True)
+    selected_namespaces = serializers.ListField(
+        source="coverage.selected_namespaces", child=serializers.CharField()
+    )
+    excluded_namespaces = NamespaceVerdictSerializer(
+        source="coverage.excluded_namespaces", many=True
+    )
+    namespace_selector_error = serializers.CharField(
+        source="coverage.namespace_selector_error", allow_null=True
+    )
+    object_selector_error = serializers.CharField(
+        source="coverage.object_selector_error", allow_null=True
+    )
+    notes = serializers.ListField(
+        source="coverage.notes", child=serializers.CharField()
+    )
+
+
+class ConfigurationCoverageSerializer(serializers.Serializer):
+    resource_count = serializers.IntegerField()
+    namespace_count = serializers.IntegerField()
+    synced = serializers.BooleanField()
+    webhooks = WebhookCoverageSerializer(source="cards", many=True)
+
+
+# --- tokens ---------------------------------------------------------------------
+
+
+class ApiTokenSerializer(serializers.ModelSerializer):
+    active = serializers.BooleanField(source="is_active", read_only=True)
+
+    class Meta:
+        model = ApiToken
+        fields = [
+            "id",
+            "name",
+            "prefix",
+            "created_at",
+            "last_used",
+            "revoked_at",
+            "active",
+        ]
+        read_only_fields = fields
+
+
+class ApiTokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+
+
+class CreatedTokenSerializer(ApiTokenSerializer):
+    token = serializers.SerializerMethodField(
+        help_text="The secret: shown this once, never stored."
+    )
+
+    class Meta(ApiTokenSerializer.Meta):
+        fields = [*ApiTokenSerializer.Meta.fields, "token"]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_token(self, token: ApiToken) -> str:
+        return self.context["secret"]

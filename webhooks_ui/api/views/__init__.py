@@ -1,0 +1,1 @@
+"""API views, a module per noun (as webhooks_ui.views)."""
