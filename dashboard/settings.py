@@ -105,9 +105,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         # IMMEDIATE: a writing transaction takes the lock up front, so two
         # writers queue instead of one failing with "database is locked".
+        # WAL: pages keep reading while a background sync writes.
         timeout=20,
         transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL;",
     )
+    # Tests too use a file: an in-memory shared-cache database fails at once
+    # ("table is locked") where a real one waits, so threads would flake.
+    # One file per test process, so two runs in one checkout never share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(LOCAL_DIR / f"test-{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
