@@ -14,6 +14,8 @@ import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
 
+from django.core.signals import request_finished, request_started  # noqa: E402
+from django.db import close_old_connections  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi.checks import response_schema_conformance  # noqa: E402
@@ -24,6 +26,18 @@ from webhooks_ui.services.tokens import api_token_create  # noqa: E402
 
 # Set to a file path to record "METHOD path status" per generated request.
 STATUS_LOG = os.environ.get("SCHEMATHESIS_STATUS_LOG")
+
+
+@pytest.fixture(autouse=True)
+def _connection_survives_requests():
+    """Keep the test's database connection across the WSGI calls, as Django's
+    test client does: the app closes connections when a request finishes, which
+    would end the test's transaction."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
