@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.domain.webhook_factory import admission_request
 from webhooks_ui.domain.coverage import (
     prepare_configurations,
     webhook_coverage,
@@ -445,20 +446,7 @@ def _config(kind: str, name: str, *webhooks: dict) -> dict:
     }
 
 
-POD_CREATE = {
-    "operation": "CREATE",
-    "group": "",
-    "version": "v1",
-    "resource": "pods",
-    "subresource": "",
-    "kind": "Pod",
-    "name": "web-1",
-    "namespace": "default",
-    "cluster_scoped": False,
-    "namespace_labels": {},
-    "object_labels": {"app": "web"},
-    "old_object_labels": None,
-}
+POD_CREATE = admission_request(object_labels={"app": "web"})
 PODS = _rule(["pods"], groups=[""])
 DEPLOYMENTS = _rule(["deployments"], groups=["apps"])
 

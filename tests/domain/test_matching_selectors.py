@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.domain.webhook_factory import admission_request as _request
 from webhooks_ui.domain.matching import evaluate, matches
 
 ALL_RULE = {
@@ -33,25 +34,6 @@ def _hook(**fields: Any) -> dict:
     }
     hook.update(fields)
     return hook
-
-
-def _request(**overrides: Any) -> dict:
-    request = {
-        "operation": "CREATE",
-        "group": "",
-        "version": "v1",
-        "resource": "pods",
-        "subresource": "",
-        "kind": "Pod",
-        "name": "web-1",
-        "namespace": "default",
-        "cluster_scoped": False,
-        "namespace_labels": {},
-        "object_labels": {},
-        "old_object_labels": None,
-    }
-    request.update(overrides)
-    return request
 
 
 # --- namespaceSelector -------------------------------------------------------------

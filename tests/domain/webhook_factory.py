@@ -66,3 +66,24 @@ def errors_of(
 ) -> list[tuple[str, str]]:
     """keys() of validating a config holding ``hooks`` (a valid one if none)."""
     return keys(validate(config(*hooks, kind=kind), old=old, **kwargs))
+
+
+def admission_request(**overrides: Any) -> dict:
+    """Admission attributes as ``matching.matches`` reads them: by default,
+    CREATE of a labelless Pod ``web-1`` in namespace ``default``."""
+    request: dict[str, Any] = {
+        "operation": "CREATE",
+        "group": "",
+        "version": "v1",
+        "resource": "pods",
+        "subresource": "",
+        "kind": "Pod",
+        "name": "web-1",
+        "namespace": "default",
+        "cluster_scoped": False,
+        "namespace_labels": {},
+        "object_labels": {},
+        "old_object_labels": None,
+    }
+    request.update(overrides)
+    return request
