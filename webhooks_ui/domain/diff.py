@@ -30,7 +30,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from webhooks_ui.domain.kinds import MUTATING
+from webhooks_ui.domain.kinds import (
+    MUTATING,
+    MUTATING_ONLY_WEBHOOK_FIELDS,
+    WEBHOOK_FIELDS,
+)
 from webhooks_ui.domain.normalize import normalize_with
 from webhooks_ui.domain.ownership import ca_bundle_injected
 
@@ -44,20 +48,7 @@ _MAP_KEY_NOUN = {"labels": "label", "annotations": "annotation"}
 _FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # A reading order for webhook fields in change lists (API reference order,
 # name first); anything else follows alphabetically.
-_WEBHOOK_FIELD_ORDER = (
-    "name",
-    "clientConfig",
-    "rules",
-    "failurePolicy",
-    "matchPolicy",
-    "namespaceSelector",
-    "objectSelector",
-    "sideEffects",
-    "timeoutSeconds",
-    "admissionReviewVersions",
-    "matchConditions",
-    "reinvocationPolicy",
-)
+_WEBHOOK_FIELD_ORDER = WEBHOOK_FIELDS + MUTATING_ONLY_WEBHOOK_FIELDS
 _TOP_LEVEL_ORDER = ("apiVersion", "kind", "metadata", "webhooks")
 _SHORT = 60
 

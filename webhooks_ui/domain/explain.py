@@ -19,7 +19,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from webhooks_ui.domain.defaulting import apply_defaults, json_copy, webhook_default
-from webhooks_ui.domain.kinds import API_VERSION_V1, MUTATING
+from webhooks_ui.domain.kinds import (
+    API_VERSION_V1,
+    MUTATING,
+    MUTATING_ONLY_WEBHOOK_FIELDS,
+    WEBHOOK_FIELDS,
+)
 
 OK = "ok"
 INFO = "info"
@@ -28,20 +33,8 @@ DANGER = "danger"
 
 UNRECOGNISED = "Unrecognised field (kept as is)"
 
-_COMMON_FIELDS = (
-    "name",
-    "clientConfig",
-    "rules",
-    "failurePolicy",
-    "matchPolicy",
-    "namespaceSelector",
-    "objectSelector",
-    "sideEffects",
-    "timeoutSeconds",
-    "admissionReviewVersions",
-    "matchConditions",
-)
-_MUTATING_FIELDS = ("reinvocationPolicy",)
+_COMMON_FIELDS = WEBHOOK_FIELDS
+_MUTATING_FIELDS = MUTATING_ONLY_WEBHOOK_FIELDS
 _CLIENT_CONFIG_FIELDS = ("service", "url", "caBundle")
 _SERVICE_FIELDS = ("namespace", "name", "port", "path")
 _ACCEPTED_REVIEW_VERSIONS = ("v1", "v1beta1")

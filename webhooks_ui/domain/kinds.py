@@ -27,3 +27,21 @@ def is_webhook_configuration(obj: object) -> bool:
         API_VERSION_V1,
         API_VERSION_V1BETA1,
     )
+
+
+# The fields of one webhook entry, in the API reference's order (both kinds),
+# and the one only mutating webhooks have.
+WEBHOOK_FIELDS = (
+    "name",
+    "clientConfig",
+    "rules",
+    "failurePolicy",
+    "matchPolicy",
+    "namespaceSelector",
+    "objectSelector",
+    "sideEffects",
+    "timeoutSeconds",
+    "admissionReviewVersions",
+    "matchConditions",
+)
+MUTATING_ONLY_WEBHOOK_FIELDS = ("reinvocationPolicy",)
