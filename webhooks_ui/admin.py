@@ -4,6 +4,9 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from webhooks_ui.models import (
+    AuditEvent,
+    ChangeRequest,
+    ChangeReview,
     Cluster,
     ClusterMembership,
     ConfigurationRevision,
@@ -143,3 +146,36 @@ class ClusterMembershipAdmin(admin.ModelAdmin):
     list_filter = ["role", "cluster"]
     search_fields = ["user__username", "group__name", "cluster__name"]
     autocomplete_fields = ["user", "group"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Workflow records change only through the services (with their checks)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ChangeRequest)
+class ChangeRequestAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "cluster", "action", "kind", "name", "state", "author"]
+    list_filter = ["state", "action", "cluster"]
+    search_fields = ["name", "title"]
+
+
+@admin.register(ChangeReview)
+class ChangeReviewAdmin(ReadOnlyAdmin):
+    list_display = ["change", "reviewer", "verdict", "created_at", "dismissed_at"]
+    list_filter = ["verdict"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAdmin):
+    list_display = ["at", "actor_name", "action", "cluster_name", "summary"]
+    list_filter = ["action", "cluster_name"]
+    search_fields = ["summary", "actor_name", "configuration_name"]

@@ -7,11 +7,21 @@ no behaviour beyond small read-only conveniences.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from webhooks_ui.domain import change_window
 from webhooks_ui.domain.kinds import MUTATING, VALIDATING
 from webhooks_ui.fields import OrderedJSONField
+
+
+def validate_change_window(value: str) -> None:
+    try:
+        change_window.parse(value)
+    except change_window.ChangeWindowError as exc:
+        raise ValidationError(str(exc)) from None
 
 
 class Cluster(models.Model):
@@ -43,6 +53,28 @@ class Cluster(models.Model):
         help_text=_("Only ever set when registration was explicitly allowed to."),
     )
     is_sandbox = models.BooleanField(_("sandbox"), default=False)
+    # Approval policy: how a change request reaches this cluster.
+    approvals_required = models.PositiveSmallIntegerField(
+        _("approvals required"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text=_("Approvals from people other than the author before apply."),
+    )
+    author_may_apply = models.BooleanField(
+        _("author may apply"),
+        default=False,
+        help_text=_("Whether an operator may apply a change they wrote themselves."),
+    )
+    change_window = models.CharField(
+        _("change window"),
+        max_length=200,
+        blank=True,
+        validators=[validate_change_window],
+        help_text=_(
+            "When changes may be applied, in UTC, e.g. 'Mon-Fri 09:00-17:00'. "
+            "Empty: any time."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -442,19 +474,187 @@ class ChangeRequest(models.Model):
     dry_run_result = models.JSONField(null=True, blank=True)
     title = models.CharField(max_length=200, blank=True)
     description = models.TextField(blank=True)
+    # Bumped on every change of the request: the API's ETag (lost updates).
+    version = models.PositiveIntegerField(default=1)
+    proposed_at = models.DateTimeField(null=True, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    applied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The revision sync recorded for the object the apply wrote.
+    applied_revision = models.ForeignKey(
+        "ConfigurationRevision",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # Why the last apply failed, or why the request went stale:
+    # {"message", "causes": [...], "at"}.
+    outcome = models.JSONField(null=True, blank=True)
+    # The live object found when the request went stale (for the three-way view).
+    live_object = OrderedJSONField(null=True, blank=True)
+    live_resource_version = models.CharField(max_length=64, blank=True)
+    promoted_from = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="promotions",
+    )
+    restores_revision = models.ForeignKey(
+        "ConfigurationRevision",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    OPEN_STATES = (State.IN_REVIEW, State.APPROVED, State.STALE)
+    CLOSED_STATES = (State.APPLIED, State.REJECTED, State.WITHDRAWN)
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
         indexes = [
             models.Index(fields=["author", "state", "-updated_at"]),
             models.Index(fields=["cluster", "kind", "name", "state"]),
+            models.Index(fields=["state", "-updated_at"]),
         ]
 
     def __str__(self) -> str:
         target = f"{self.kind}/{self.name}"
         return f"{self.action} {target} on {self.cluster_id} ({self.state})"
+
+    @property
+    def etag(self) -> str:
+        return f'"cr-{self.pk}-v{self.version}"'
+
+
+class ChangeReview(models.Model):
+    """A reviewer's verdict or a comment in a change request's discussion.
+
+    Approvals are dismissed (never deleted) when the proposal changes after
+    them, so the thread still shows who approved what and when.
+    """
+
+    class Verdict(models.TextChoices):
+        APPROVE = "approve", _("approved")
+        REQUEST_CHANGES = "request_changes", _("requested changes")
+        COMMENT = "comment", _("commented")
+        REJECT = "reject", _("rejected")
+
+    change = models.ForeignKey(
+        ChangeRequest, on_delete=models.CASCADE, related_name="reviews"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    verdict = models.CharField(max_length=20, choices=Verdict.choices)
+    body = models.TextField(blank=True)
+    # The change request's version the verdict was given on.
+    change_version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    dismissed_at = models.DateTimeField(null=True, blank=True)
+    dismissed_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["change", "verdict", "dismissed_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.reviewer_id} {self.verdict} change {self.change_id}"
+
+    def save(self, *args, **kwargs):
+        # The last line of defence (admin, shell, scripts): services check first.
+        if (
+            self.verdict == self.Verdict.APPROVE
+            and self.reviewer_id == self.change.author_id
+        ):
+            raise PermissionError("The author of a change cannot approve it.")
+        super().save(*args, **kwargs)
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    """Audit rows are written once: bulk updates and deletes are refused."""
+
+    def update(self, **kwargs):
+        raise PermissionError("Audit events are append-only.")
+
+    def delete(self):
+        raise PermissionError("Audit events are append-only.")
+
+
+class AuditEvent(models.Model):
+    """One thing that happened: a state change, a sync, a push, a sign-in.
+
+    Append-only through the application (saving an existing row, deleting one,
+    bulk updates and deletes all raise). References to clusters, users and
+    change requests are kept without database constraints, and their names are
+    copied, so the record outlives what it mentions.
+    """
+
+    at = models.DateTimeField(db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The username at the time, or "system" for background work.
+    actor_name = models.CharField(max_length=150)
+    action = models.CharField(max_length=40, db_index=True)
+    cluster = models.ForeignKey(
+        Cluster,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    cluster_name = models.CharField(max_length=63, blank=True)
+    configuration_kind = models.CharField(max_length=40, blank=True)
+    configuration_name = models.CharField(max_length=253, blank=True)
+    change = models.ForeignKey(
+        ChangeRequest,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    summary = models.TextField()
+    # What was sent and what the cluster answered, counts, reasons.
+    detail = models.JSONField(default=dict, blank=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [
+            models.Index(fields=["cluster", "-at"]),
+            models.Index(fields=["actor", "-at"]),
+            models.Index(fields=["configuration_name", "-at"]),
+            models.Index(fields=["change", "-at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor_name} {self.action}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise PermissionError("Audit events are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("Audit events are append-only.")
 
 
 class ApiToken(models.Model):

@@ -15,6 +15,11 @@ class Fault:
     malformed: bool
     delay: float
     times: int
+    # Only requests with this method (GET, PUT, ...), when set.
+    method: str | None = None
+    # Let this many matching requests through first (e.g. fail the write
+    # that follows a dry run).
+    skip: int = 0
 
 
 class FaultPlan:
@@ -30,11 +35,16 @@ class FaultPlan:
         with self._lock:
             self._faults.append(fault)
 
-    def take(self, path: str) -> Fault | None:
+    def take(self, path: str, method: str = "GET") -> Fault | None:
         """The fault for this request, if any, counting it as used."""
         with self._lock:
             for fault in self._faults:
+                if fault.method and fault.method != method:
+                    continue
                 if path.startswith(fault.path_prefix):
+                    if fault.skip:
+                        fault.skip -= 1
+                        return None
                     fault.times -= 1
                     if fault.times == 0:
                         self._faults.remove(fault)

@@ -202,10 +202,15 @@ class SandboxServer:
         malformed: bool = False,
         delay: float = 0.0,
         times: int = 1,
+        method: str | None = None,
+        skip: int = 0,
     ) -> None:
         """Answer the next ``times`` requests under ``path_prefix`` with a fault:
-        an error Status with ``status``, a garbage 200 body, and/or after ``delay``."""
-        self._faults.add(Fault(path_prefix, status, malformed, delay, times))
+        an error Status with ``status``, a garbage 200 body, and/or after ``delay``.
+        ``method`` limits it to one HTTP method; ``skip`` lets that many matching
+        requests through first."""
+        fault = Fault(path_prefix, status, malformed, delay, times, method, skip)
+        self._faults.add(fault)
 
     def clear_faults(self) -> None:
         self._faults.clear()

@@ -135,7 +135,7 @@ class SandboxRequestHandler(BaseHTTPRequestHandler):
             headers=self.headers,
             body=self._read_body(),
         )
-        fault = backend.faults.take(url.path)
+        fault = backend.faults.take(url.path, self.command)
         if fault is not None and self._answer_fault(fault, backend):
             return
         try:

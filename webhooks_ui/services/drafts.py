@@ -181,7 +181,7 @@ def draft_dry_run(
         ChangeRequest.objects.select_related("cluster").get(pk=draft.pk), user
     )
     obj = draft.proposed_object
-    text_hash = _hash(draft.proposed_text)
+    checked_hash = text_hash(draft.proposed_text)
     if draft.action != Action.DELETE and not _sendable(obj):
         result = DryRunResult(
             False,
@@ -199,7 +199,7 @@ def draft_dry_run(
             "errors": result.errors,
             "message": result.message,
             "at": result.at.isoformat(),
-            "text_sha256": text_hash,
+            "text_sha256": checked_hash,
         }
         locked.save(update_fields=["dry_run_result", "updated_at"])
     return result
@@ -420,5 +420,6 @@ def _sendable(obj: Any) -> bool:
     return isinstance(metadata, dict) and isinstance(metadata.get("name"), str)
 
 
-def _hash(text: str) -> str:
+def text_hash(text: str) -> str:
+    """What a dry-run verdict remembers of the text it checked."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -33,6 +33,8 @@ from webhooks_ui.models import (
     SyncRun,
     WebhookConfiguration,
 )
+from webhooks_ui.services.audit import Action as AuditAction
+from webhooks_ui.services.audit import audit_record
 from webhooks_ui.services.clusters import cluster_client
 from webhooks_ui.services.credentials import CredentialsError
 from webhooks_ui.services.snapshot import (
@@ -46,15 +48,16 @@ logger = logging.getLogger(__name__)
 
 # SQLite allows one writer; two transactions that both read then write can
 # fail at once instead of waiting. Fetching stays parallel; applying is
-# serialised in-process on SQLite (PostgreSQL needs no such lock).
-_sqlite_write_lock = threading.Lock()
+# serialised in-process on SQLite (PostgreSQL needs no such lock). Reentrant:
+# an apply holds it while recording what it wrote through the same writer.
+_sqlite_write_lock = threading.RLock()
 BATCH = 500
 EXPECTED_ERRORS = (KubeError, AccessError, CredentialsError)
 Trigger = str | AbstractBaseUser | None
 
 
 @contextlib.contextmanager
-def _writing() -> Iterator[None]:
+def writing() -> Iterator[None]:
     lock = _sqlite_write_lock if connection.vendor == "sqlite" else None
     if lock is None:
         with transaction.atomic():
@@ -78,14 +81,14 @@ def cluster_sync(*, cluster: Cluster, triggered_by: Trigger = None) -> SyncRun:
     Any failure (unreachable, rejected credentials, malformed answer, a database
     error) records a failed ``SyncRun`` and leaves the synced data as it was.
     """
-    with _writing():
+    with writing():
         run = SyncRun.objects.create(
             cluster=cluster, started_at=timezone.now(), **_trigger_fields(triggered_by)
         )
     try:
         with cluster_client(cluster=cluster) as client:
             snapshot = snapshot_fetch(client, page_size=settings.SYNC_PAGE_SIZE)
-        with _writing():
+        with writing():
             counts = _apply_snapshot(cluster, run, snapshot)
             _finish(
                 run,
@@ -94,6 +97,8 @@ def cluster_sync(*, cluster: Cluster, triggered_by: Trigger = None) -> SyncRun:
                 server_version=snapshot.server_version,
                 resource_versions=snapshot.resource_versions,
             )
+            _audit(run, counts=counts)
+            _mark_stale_changes(cluster)
     except EXPECTED_ERRORS as exc:
         _fail(run, str(exc))
     except Exception as exc:  # noqa: BLE001 - one cluster must not stop others
@@ -135,7 +140,7 @@ def configuration_apply_event(
     """
     kind = obj["kind"]
     name = obj["metadata"]["name"]
-    with _writing():
+    with writing():
         writer = _ConfigurationWriter(cluster, run=None, now=timezone.now())
         if event_type == "DELETED":
             writer.delete_named({(kind, name)})
@@ -179,8 +184,34 @@ def _finish(
 def _fail(run: SyncRun, error: str) -> None:
     logger.warning("Sync of cluster %s failed: %s", run.cluster.name, error)
     # The apply transaction rolled back; the run row itself was committed.
-    with contextlib.suppress(Exception), _writing():
+    with contextlib.suppress(Exception), writing():
         _finish(run, SyncRun.Status.FAILED, error=error, counts=Counts())
+        _audit(run)
+
+
+def _audit(run: SyncRun, counts: Counts | None = None) -> None:
+    if counts is None:
+        action, summary = AuditAction.SYNC_FAILED, f"Sync failed: {run.error}"
+    else:
+        action = AuditAction.SYNC_SUCCEEDED
+        summary = (
+            f"Synced: {counts.created} created, {counts.updated} changed, "
+            f"{counts.deleted} deleted, {counts.unchanged} unchanged"
+        )
+    audit_record(
+        action=action,
+        actor=run.triggered_by_user,
+        cluster=run.cluster,
+        summary=summary,
+        detail={"sync_run": run.pk, "triggered_by": run.triggered_by},
+    )
+
+
+def _mark_stale_changes(cluster: Cluster) -> None:
+    """Open change requests whose object moved under them turn stale."""
+    from webhooks_ui.services.changes import changes_mark_stale  # import cycle
+
+    changes_mark_stale(cluster=cluster)
 
 
 def _apply_snapshot(cluster: Cluster, run: SyncRun, snap: ClusterSnapshot) -> Counts:
