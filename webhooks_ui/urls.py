@@ -5,6 +5,7 @@ from django.urls import path, register_converter
 
 from webhooks_ui.converters import KindConverter
 from webhooks_ui.views import (
+    changes,
     clusters,
     configurations,
     coverage,
@@ -76,4 +77,18 @@ urlpatterns = [
     path(_config + "edit/", drafts.draft_edit, name="draft-edit"),
     path(_config + "delete/", drafts.draft_delete, name="draft-delete"),
     path(_config + "clone/", drafts.draft_clone, name="draft-clone"),
+    # One change request: review, apply, and what follows (views/changes.py).
+    path("changes/<int:pk>/", changes.change_detail, name="change-detail"),
+    path("changes/<int:pk>/propose/", changes.change_propose, name="change-propose"),
+    path("changes/<int:pk>/review/", changes.change_review, name="change-review"),
+    path("changes/<int:pk>/apply/", changes.change_apply, name="change-apply"),
+    path("changes/<int:pk>/reopen/", changes.change_reopen, name="change-reopen"),
+    path("changes/<int:pk>/withdraw/", changes.change_withdraw, name="change-withdraw"),
+    path("changes/<int:pk>/rebase/", changes.change_rebase, name="change-rebase"),
+    path("changes/<int:pk>/promote/", changes.change_promote, name="change-promote"),
+    path(
+        _config + "history/<int:number>/restore/",
+        changes.revision_restore,
+        name="revision-restore",
+    ),
 ]

@@ -9,7 +9,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from webhooks_ui import selectors
 from webhooks_ui.domain.manifest import dump_yaml
-from webhooks_ui.permissions import cluster_for, visible_clusters
+from webhooks_ui.permissions import Role, cluster_for, has_role, visible_clusters
 from webhooks_ui.review.configuration import configuration_page_build
 from webhooks_ui.review.highlight import highlight_yaml
 from webhooks_ui.review.history import object_diff, revision_entries
@@ -81,6 +81,8 @@ def configuration_history(
         "tab": "history",
         "pair": chosen,
         "diff": object_diff(chosen[0].raw, chosen[1].raw) if chosen else None,
+        # Restoring a revision opens a change request: editors only.
+        "can_restore": has_role(request.user, configuration.cluster, Role.EDITOR),
     }
     return render_page(request, "configuration_history.html", context, partial="tab")
 
