@@ -91,7 +91,7 @@ def audit_record(
 @receiver(user_logged_in, dispatch_uid="audit-login")
 def _logged_in(sender, request, user, **kwargs) -> None:
     audit_record(
-        action=Action.USER_LOGIN, actor=user, summary=f"{user.get_username()} signed in"
+        action=Action.USER_LOGIN, actor=user, summary="signed in"
     )
 
 
