@@ -27,6 +27,7 @@ from webhooks_ui.kube.errors import (
 )
 from webhooks_ui.kube.watch import BOOKMARK, WatchEvent, WatchStream
 from webhooks_ui.models import Cluster, SyncRun
+from webhooks_ui.services.changes import changes_mark_stale
 from webhooks_ui.services.clusters import cluster_client
 from webhooks_ui.services.risk import findings_refresh, findings_refresh_after
 from webhooks_ui.services.sync import (
@@ -128,6 +129,8 @@ class ClusterWatcher:
 
     def _analyse(self) -> None:
         findings_refresh(clusters=[self.cluster])
+        # Events moved objects under open change requests: those turn stale.
+        changes_mark_stale(cluster=self.cluster)
 
     def _relist(self) -> None:
         run = cluster_sync(cluster=self.cluster, triggered_by="watch")
