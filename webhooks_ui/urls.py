@@ -67,6 +67,7 @@ urlpatterns = [
     path("drafts/", drafts.draft_index, name="draft-list"),
     path("drafts/<int:pk>/", drafts.draft_detail, name="draft-detail"),
     path("drafts/<int:pk>/validate/", drafts.draft_validate, name="draft-validate"),
+    path("drafts/<int:pk>/form/", drafts.draft_form_save, name="draft-form"),
     path("drafts/<int:pk>/dry-run/", drafts.draft_dry_run, name="draft-dry-run"),
     path("drafts/<int:pk>/discard/", drafts.draft_discard, name="draft-discard"),
     path(

@@ -26,6 +26,8 @@ from webhooks_ui.domain.drafting import (
     coverage_delta,
     risk_delta,
 )
+from webhooks_ui.domain.form_model import form_blockers
+from webhooks_ui.domain.kinds import KINDS
 from webhooks_ui.domain.manifest import ManifestError, load_documents
 from webhooks_ui.domain.ownership import Owner, ca_bundle_injected, detect_owners
 from webhooks_ui.domain.risk import Finding, check_configuration
@@ -172,3 +174,45 @@ def _live_resource_version(draft: ChangeRequest) -> str:
         .first()
     )
     return live or ""
+
+
+@dataclass(frozen=True)
+class DraftFormSource:
+    """What the Form tab edits: the object of the draft's text, or why the
+    form cannot show it (the YAML does not parse, or has shapes it cannot)."""
+
+    obj: dict[str, Any] | None
+    kind: str
+    problem: str = ""
+
+
+def draft_form_source(*, draft: ChangeRequest) -> DraftFormSource:
+    """The object the form shows and merges onto: the text as typed (not the
+    proposed object, which also holds injected caBundles carried over), so a
+    form edit changes the text only where the form changed."""
+    if draft.action == ChangeRequest.Action.DELETE:
+        return DraftFormSource(None, draft.kind, "A delete draft has no form.")
+    try:
+        objects = load_documents(draft.proposed_text, source="draft")
+    except ManifestError as exc:
+        problem = (
+            f"The YAML does not parse ({exc}), so the form cannot show it: "
+            "fix it in YAML mode first."
+        )
+        return DraftFormSource(None, draft.kind, problem)
+    if len(objects) != 1:
+        problem = (
+            f"The YAML holds {len(objects)} objects; a draft edits exactly one: "
+            "fix it in YAML mode first."
+        )
+        return DraftFormSource(None, draft.kind, problem)
+    obj = objects[0]
+    blockers = form_blockers(obj)
+    if blockers:
+        problem = (
+            "The form cannot show these fields of the YAML without losing them: "
+            f"{', '.join(blockers)}. Edit them in YAML mode."
+        )
+        return DraftFormSource(None, draft.kind, problem)
+    kind = obj.get("kind") if obj.get("kind") in KINDS else draft.kind
+    return DraftFormSource(obj, str(kind))

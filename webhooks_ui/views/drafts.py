@@ -1,5 +1,8 @@
 """The editor: start a draft (edit, delete, new, clone), edit it, dry-run it."""
 
+import json
+from datetime import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -7,12 +10,20 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from webhooks_ui import selectors
+from webhooks_ui.domain import form_model
+from webhooks_ui.domain.manifest import dump_yaml
+from webhooks_ui.forms.draft_fields import DraftFieldsForm, form_data_from_post
 from webhooks_ui.models import ChangeRequest
 from webhooks_ui.permissions import Role, cluster_for
-from webhooks_ui.review.drafts import draft_get, draft_list, draft_preview_build
+from webhooks_ui.review.drafts import (
+    draft_form_source,
+    draft_get,
+    draft_list,
+    draft_preview_build,
+)
 from webhooks_ui.services import drafts as drafts_service
 from webhooks_ui.views.rendering import render_page
 
@@ -23,10 +34,48 @@ def _to_editor(request: HttpRequest, draft: ChangeRequest) -> HttpResponse:
     return redirect("draft-detail", pk=draft.pk)
 
 
-def _page(request: HttpRequest, draft: ChangeRequest, partial: str, **extra):
-    preview = draft_preview_build(draft=draft, now=timezone.now())
-    context = {"nav": "drafts", "draft": draft, "preview": preview, **extra}
+MODES = ("yaml", "form")
+
+
+def _page(
+    request: HttpRequest,
+    draft: ChangeRequest,
+    partial: str,
+    *,
+    mode: str = "yaml",
+    submitted: form_model.FormData | None = None,
+    **extra,
+):
+    now = timezone.now()
+    preview = draft_preview_build(draft=draft, now=now)
+    context = {"nav": "drafts", "draft": draft, "preview": preview, "mode": mode}
+    if mode == "form" and not preview.is_delete:
+        context["fields"], context["form_problem"] = _fields(draft, now, submitted)
+    context.update(extra)
     return render_page(request, "draft_editor.html", context, partial=partial)
+
+
+def _fields(
+    draft: ChangeRequest,
+    now: datetime,
+    submitted: form_model.FormData | None = None,
+) -> tuple[DraftFieldsForm | None, str]:
+    """The form showing the draft's text as saved, with its errors; a form
+    just posted keeps its empty key/value rows (they have no place in YAML)."""
+    source = draft_form_source(draft=draft)
+    if source.obj is None:
+        return None, source.problem
+    data = form_model.object_to_form(source.obj, kind=source.kind)
+    if submitted is not None:
+        data = form_model.keep_blank_rows(data, submitted)
+    form = DraftFieldsForm(
+        data,
+        kind=source.kind,
+        errors=draft.validation_errors or [],
+        now=now,
+        name_editable=draft.action != Action.UPDATE,
+    )
+    return form, ""
 
 
 @login_required
@@ -40,7 +89,51 @@ def draft_index(request: HttpRequest) -> HttpResponse:
 @require_GET
 @vary_on_headers("HX-Request")
 def draft_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _page(request, draft_get(user=request.user, pk=pk), "feedback")
+    """The editor; ``?mode=form`` shows the draft as a form, else as YAML."""
+    mode = request.GET.get("mode", "yaml")
+    partial = "editor-pane" if request.htmx.target == "editor-pane" else "feedback"
+    draft = draft_get(user=request.user, pk=pk)
+    return _page(request, draft, partial, mode=mode if mode in MODES else "yaml")
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def draft_form_save(request: HttpRequest, pk: int) -> HttpResponse:
+    """Merge the posted form onto the draft's object (after a button's add,
+    remove or move, if any), save it as YAML, and answer with the errors."""
+    draft = draft_get(user=request.user, pk=pk)
+    source = draft_form_source(draft=draft)
+    if source.obj is None:
+        response = _page(request, draft, "editor-pane", mode="form")
+        return reswap(retarget(response, "#editor-pane"), "outerHTML")
+    submitted = form_data_from_post(request.POST)
+    op = request.POST.get("op", "")
+    if op:
+        submitted = form_model.apply_op(submitted, op, kind=source.kind)
+    obj = form_model.form_to_object(submitted, source.obj, kind=source.kind)
+    text = draft.proposed_text
+    if json.dumps(obj) != json.dumps(source.obj):
+        text = dump_yaml(obj)
+    state = drafts_service.draft_save(draft=draft, user=request.user, text=text)
+    if not request.htmx:
+        return _page(
+            request,
+            state.draft,
+            "feedback",
+            mode="form",
+            submitted=submitted,
+            saved=True,
+        )
+    fields, _ = _fields(state.draft, timezone.now(), submitted)
+    context = {
+        "draft": state.draft,
+        "preview": draft_preview_build(draft=state.draft, now=timezone.now()),
+        "fields": fields,
+        "whole_form": bool(op),
+        "saved": True,
+    }
+    return render(request, "draft_form_reply.html", context)
 
 
 @login_required

@@ -1,0 +1,1 @@
+"""Django forms of the UI (forms convert and render; rules live in domain/)."""
