@@ -5,7 +5,10 @@ from django.urls import path, register_converter
 
 from webhooks_ui.converters import KindConverter
 from webhooks_ui.views import (
+    audit,
+    change_list,
     changes,
+    cluster_settings,
     clusters,
     configurations,
     coverage,
@@ -91,5 +94,14 @@ urlpatterns = [
         _config + "history/<int:number>/restore/",
         changes.revision_restore,
         name="revision-restore",
+    ),
+    # Around change requests: the list, the audit log, a cluster's settings.
+    path("changes/", change_list.change_list, name="change-list"),
+    path("audit/", audit.audit_list, name="audit-list"),
+    path("audit/export/", audit.audit_export, name="audit-export"),
+    path(
+        "clusters/<slug:cluster>/settings/",
+        cluster_settings.cluster_settings,
+        name="cluster-settings",
     ),
 ]
