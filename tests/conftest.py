@@ -16,6 +16,12 @@ hypothesis_settings.register_profile(
 hypothesis_settings.load_profile("ci")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Tests create many users with passwords: a deliberately slow hash (the
+    # production setting) would cost ~0.3 s each. Tests only.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def _shared_path(*parts: str) -> Path:
     path = Path(settings.SHARED_DIR, *parts)
     if not path.exists():
