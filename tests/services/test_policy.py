@@ -54,7 +54,7 @@ def test_an_admin_changes_the_policy_and_it_is_audited(cluster):
         "author_may_apply",
         "change_window",
     ]
-    assert "2 approval(s) required" in event.summary
+    assert "2 approvals required" in event.summary
 
 
 def test_the_role_can_come_from_a_group(cluster):

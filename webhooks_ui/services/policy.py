@@ -101,7 +101,10 @@ def _validate(*, approvals_required: Any, change_window: str) -> None:
 
 def _summary(cluster: Cluster, after: dict[str, Any], changed: list[str]) -> str:
     words = {
-        "approvals_required": f"{after['approvals_required']} approval(s) required",
+        "approvals_required": (
+            f"{after['approvals_required']} approval"
+            f"{'' if after['approvals_required'] == 1 else 's'} required"
+        ),
         "author_may_apply": (
             "authors may apply their own changes"
             if after["author_may_apply"]
