@@ -81,7 +81,7 @@ def test_form_tab_shows_every_field_with_defaults_as_placeholders(
     assert "(default: Equivalent)" in select
     reinvocation = page.split('name="w-0-reinvocation_policy"')[1].split("</select>")
     assert "(default: Never)" in reinvocation[0]
-    assert 'placeholder="443"' in page
+    assert 'placeholder="443 (default)"' in page
 
 
 def test_validating_drafts_have_no_reinvocation_policy(editor_client, clusters):
@@ -127,7 +127,8 @@ def test_invalid_timeout_is_shown_under_the_field_and_kept(editor_client, cluste
     data["w-0-timeout_seconds"] = "31"
     body = _save(editor_client, draft, data, **HX).content.decode()
     # Only the regions around the inputs: feedback, summary, field errors.
-    assert body.lstrip().startswith('<div id="feedback"')
+    assert '<div id="feedback" aria-live="polite">' in body
+    assert 'id="draft-heading" hx-swap-oob="true"' in body
     assert 'name="w-0-timeout_seconds"' not in body
     slot = body.split('id="fe-w-0-timeout_seconds" hx-swap-oob="true">')[1]
     assert slot.startswith("<div>Invalid value: 31: the timeout value must be between")
@@ -148,7 +149,7 @@ def test_buttons_add_move_and_remove_rows(editor_client, clusters):
     data = _posted(draft)
     body = _save(editor_client, draft, {**data, "op": "add:w-0-r"}, **HX)
     body = body.content.decode()
-    assert body.lstrip().startswith('<div id="form-region"')
+    assert body.lstrip().startswith('<div id="form-region">')
     assert 'name="w-0-r-1-operations"' in body
     assert 'id="feedback" aria-live="polite" hx-swap-oob="true"' in body
     assert _saved_object()["webhooks"][0]["rules"][1] == {}

@@ -38,6 +38,10 @@ TEXT = "form-control form-control-sm"
 SELECT = "form-select form-select-sm"
 
 
+def _default(value: str) -> str:
+    return f"{value} (default)"
+
+
 def form_data_from_post(data: QueryDict) -> form_model.FormData:
     """What the browser posted, as form data (missing fields read as empty)."""
     return form_model.unflatten(
@@ -270,7 +274,10 @@ class DraftFieldsForm(forms.Form):
         fields = {
             "index": self._hidden(f"{key}-index"),
             "name": self._text(
-                f"{key}-name", _("Name"), placeholder="check.example.com", mono=True
+                f"{key}-name",
+                _("Name"),
+                placeholder="e.g. check.example.com",
+                mono=True,
             ),
             "target": self._add(
                 f"{key}-target",
@@ -291,21 +298,27 @@ class DraftFieldsForm(forms.Form):
             ),
             "service_name": self._text(f"{key}-service_name", _("Service"), mono=True),
             "service_path": self._text(
-                f"{key}-service_path", _("Path"), placeholder="/", mono=True
+                f"{key}-service_path",
+                _("Path"),
+                placeholder="e.g. /validate",
+                mono=True,
             ),
             "service_port": self._text(
                 f"{key}-service_port",
                 _("Port"),
-                placeholder=self.defaults["service_port"],
+                placeholder=_default(self.defaults["service_port"]),
             ),
             "url": self._text(
-                f"{key}-url", _("URL"), placeholder="https://host:port/path", mono=True
+                f"{key}-url",
+                _("URL"),
+                placeholder="e.g. https://host:port/path",
+                mono=True,
             ),
             "ca_bundle": self._area(
                 f"{key}-ca_bundle",
                 _("caBundle (PEM or base64)"),
                 rows=2,
-                placeholder="-----BEGIN CERTIFICATE-----",
+                placeholder="Paste PEM (-----BEGIN CERTIFICATE-----) or base64",
             ),
         }
         rules = self._rules(f"{key}-r", hook["rules"])
@@ -327,12 +340,12 @@ class DraftFieldsForm(forms.Form):
         fields["timeout_seconds"] = self._text(
             f"{key}-timeout_seconds",
             _("timeoutSeconds"),
-            placeholder=self.defaults["timeout_seconds"],
+            placeholder=_default(self.defaults["timeout_seconds"]),
         )
         fields["admission_review_versions"] = self._text(
             f"{key}-admission_review_versions",
             _("admissionReviewVersions"),
-            placeholder="v1",
+            placeholder="e.g. v1",
             mono=True,
         )
         if self.is_mutating:
@@ -384,16 +397,19 @@ class DraftFieldsForm(forms.Form):
                 "api_groups": self._text(
                     f"{key}-api_groups",
                     _("apiGroups"),
-                    placeholder='"", apps',
+                    placeholder='e.g. "", apps',
                     mono=True,
                 ),
                 "api_versions": self._text(
-                    f"{key}-api_versions", _("apiVersions"), placeholder="v1", mono=True
+                    f"{key}-api_versions",
+                    _("apiVersions"),
+                    placeholder="e.g. v1",
+                    mono=True,
                 ),
                 "resources": self._text(
                     f"{key}-resources",
                     _("resources"),
-                    placeholder="pods, deployments/scale",
+                    placeholder="e.g. pods, deployments/scale",
                     mono=True,
                 ),
                 "scope": self._select(
@@ -430,7 +446,7 @@ class DraftFieldsForm(forms.Form):
                 "values": self._text(
                     f"{row_key}-values",
                     _("Values"),
-                    placeholder="a, b",
+                    placeholder="e.g. a, b",
                     mono=True,
                 ),
             }
@@ -456,7 +472,7 @@ class DraftFieldsForm(forms.Form):
                     f"{key}-expression",
                     _("CEL expression"),
                     rows=2,
-                    placeholder="request.resource.group != 'rbac.authorization.k8s.io'",
+                    placeholder="e.g. request.namespace != 'kube-system'",
                 ),
             }
             views.append(RowView(key, position, fields, row_errors))
