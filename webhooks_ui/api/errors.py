@@ -1,8 +1,15 @@
 """One error shape for every API failure: ``{"error": {code, message, details}}``.
 
 DRF's own exceptions (401, 400 validation, 405, 415), Django's Http404 and
-PermissionDenied (from ``cluster_for``) and ours all pass through
-``exception_handler``.
+PermissionDenied (from ``cluster_for`` and the services) and ours all pass
+through ``exception_handler``. The change-request services' errors map to:
+
+- ``ChangeError``: 409 with its code (invalid_state, dry_run_failed, policy,
+  conflict), except ``not_valid`` (the content or input is invalid): 422,
+  and ``precondition_failed``: 412;
+- ``DraftError`` (the change is no longer a draft...): 409 ``invalid_state``;
+- ``ChangeOpenError`` (a malformed request to open one): 400 ``invalid``;
+- the model's last-line refusal of a self-approval (``PermissionError``): 403.
 """
 
 from __future__ import annotations
@@ -14,6 +21,15 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from webhooks_ui.services.change_open import ChangeOpenError
+from webhooks_ui.services.changes import ChangeError
+from webhooks_ui.services.drafts import DraftError
+
+_CHANGE_ERROR_STATUS = {
+    "not_valid": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    "precondition_failed": status.HTTP_412_PRECONDITION_FAILED,
+}
 
 
 class ApiError(exceptions.APIException):
@@ -35,15 +51,28 @@ class ApiError(exceptions.APIException):
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler decides status and headers (WWW-Authenticate); we shape
     the body."""
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or None)
-    elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied(str(exc) or None)
+    exc = _translated(exc)
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
     response.data = {"error": error_body(exc, response.data)}
     return response
+
+
+def _translated(exc: Exception) -> Exception:
+    if isinstance(exc, Http404):
+        return exceptions.NotFound(str(exc) or None)
+    if isinstance(exc, PermissionDenied | PermissionError):
+        return exceptions.PermissionDenied(str(exc) or None)
+    if isinstance(exc, ChangeError):
+        code = exc.code
+        status_code = _CHANGE_ERROR_STATUS.get(code, status.HTTP_409_CONFLICT)
+        return ApiError(str(exc), code=code, status_code=status_code)
+    if isinstance(exc, DraftError):
+        return ApiError(str(exc), code="invalid_state", status_code=409)
+    if isinstance(exc, ChangeOpenError):
+        return exceptions.ValidationError({exc.field or "non_field_errors": [str(exc)]})
+    return exc
 
 
 def error_body(exc: exceptions.APIException, data: Any) -> dict[str, Any]:

@@ -12,7 +12,19 @@ _DESCRIPTIONS = {
     401: "Not signed in, or a wrong or revoked token.",
     403: "You can see the cluster but lack the role this needs.",
     404: "No such object, or a cluster you may not see.",
+    409: "The change request's state or its cluster's policy does not allow "
+    "this now (code: invalid_state, policy, conflict, dry_run_failed), or the "
+    "apply found the live object changed (code: stale).",
+    412: "If-Match does not name the change request's current ETag "
+    "(code: precondition_failed; details.etag is the current one).",
+    422: "The content is not valid (code: not_valid).",
+    428: "This edit needs an If-Match header (code: precondition_required).",
+    502: "The cluster rejected the write (code: apply_failed); details hold the "
+    "outcome and the change, now failed.",
+    503: "The cluster could not be reached; nothing was sent (code: not_sent).",
 }
+# What a step of the change-request workflow may answer besides 2xx.
+WORKFLOW = (409, 412, 422)
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:

@@ -5,22 +5,33 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from webhooks_ui.converters import SLUG_BY_KIND
+from webhooks_ui.converters import KIND_BY_SLUG, SLUG_BY_KIND
 from webhooks_ui.domain.diff import DiffLine
 from webhooks_ui.models import (
     ApiToken,
+    AuditEvent,
+    ChangeRequest,
+    ChangeReview,
     Cluster,
     ConfigurationRevision,
     RiskFinding,
     SyncRun,
     WebhookConfiguration,
 )
+from webhooks_ui.permissions import visible_clusters
 from webhooks_ui.review.coverage import resource_label
+from webhooks_ui.services.changes import (
+    active_approvals,
+    apply_blockers,
+    review_blockers,
+)
+from webhooks_ui.services.drafts import text_hash
 
 _PREFIX = {"added": "+", "removed": "-", "context": " ", "hunk": ""}
 
@@ -488,3 +499,366 @@ class CreatedTokenSerializer(ApiTokenSerializer):
     @extend_schema_field(OpenApiTypes.STR)
     def get_token(self, token: ApiToken) -> str:
         return self.context["secret"]
+
+
+# --- change requests ------------------------------------------------------------
+
+
+class ChangeLinkSerializer(serializers.Serializer):
+    """Another change request this one is linked to (promotion)."""
+
+    id = serializers.IntegerField()
+    url = serializers.SerializerMethodField()
+    cluster = serializers.CharField(source="cluster.name")
+    state = serializers.ChoiceField(ChangeRequest.State.choices)
+
+    def get_url(self, change: ChangeRequest) -> str:
+        return reverse("api:change-detail", kwargs={"change_id": change.pk})
+
+
+class ProblemSerializer(serializers.Serializer):
+    """One validation or dry-run error, with the line of its field in the text."""
+
+    field = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(allow_blank=True)
+    message = serializers.CharField(allow_blank=True)
+    line = serializers.IntegerField(allow_null=True)
+    column = serializers.IntegerField(allow_null=True)
+
+    def to_representation(self, row: Any) -> dict[str, Any]:
+        row = row if isinstance(row, dict) else {}
+        return {
+            "field": str(row.get("field") or ""),
+            "reason": str(row.get("reason") or ""),
+            "message": str(row.get("message") or ""),
+            "line": row.get("line") if isinstance(row.get("line"), int) else None,
+            "column": row.get("column") if isinstance(row.get("column"), int) else None,
+        }
+
+
+class ChangeDryRunSerializer(serializers.Serializer):
+    """The cluster's last dry-run verdict; ``current`` when it checked the
+    content as it is now."""
+
+    ok = serializers.BooleanField()
+    message = serializers.CharField(allow_blank=True)
+    errors = ProblemSerializer(many=True)
+    at = serializers.CharField(allow_blank=True)
+    current = serializers.BooleanField()
+
+
+class ApprovalsSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Approvals that count now.")
+    required = serializers.IntegerField(help_text="The cluster's policy.")
+
+
+class ChangeReviewSerializer(serializers.ModelSerializer):
+    reviewer = serializers.CharField(source="reviewer.username")
+
+    class Meta:
+        model = ChangeReview
+        fields = [
+            "id",
+            "reviewer",
+            "verdict",
+            "body",
+            "change_version",
+            "created_at",
+            "dismissed_at",
+            "dismissed_reason",
+        ]
+
+
+class ChangeRequestSerializer(serializers.Serializer):
+    """A change request as the list shows it."""
+
+    id = serializers.IntegerField()
+    url = serializers.SerializerMethodField()
+    state = serializers.ChoiceField(ChangeRequest.State.choices)
+    action = serializers.ChoiceField(ChangeRequest.Action.choices)
+    cluster = serializers.CharField(source="cluster.name")
+    kind = serializers.ChoiceField(WebhookConfiguration.Kind.choices)
+    kind_slug = serializers.SerializerMethodField()
+    name = serializers.CharField(allow_blank=True)
+    title = serializers.CharField(allow_blank=True)
+    author = serializers.CharField(source="author.username")
+    version = serializers.IntegerField()
+    etag = serializers.CharField()
+    valid = serializers.SerializerMethodField(
+        help_text="Parses into one object without validation errors."
+    )
+    approvals = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    proposed_at = serializers.DateTimeField(allow_null=True)
+    applied_at = serializers.DateTimeField(allow_null=True)
+
+    def get_url(self, change: ChangeRequest) -> str:
+        return reverse("api:change-detail", kwargs={"change_id": change.pk})
+
+    def get_kind_slug(self, change: ChangeRequest) -> str:
+        return SLUG_BY_KIND.get(change.kind, change.kind)
+
+    def get_valid(self, change: ChangeRequest) -> bool:
+        if change.action == ChangeRequest.Action.DELETE:
+            return True
+        return change.proposed_object is not None and not change.validation_errors
+
+    @extend_schema_field(ApprovalsSerializer)
+    def get_approvals(self, change: ChangeRequest) -> dict[str, int]:
+        return {
+            "count": len(active_approvals(change)),
+            "required": change.cluster.approvals_required,
+        }
+
+
+class ChangeRequestDetailSerializer(ChangeRequestSerializer):
+    """The whole request: content, errors, dry run, reviews, what blocks the
+    caller, and links. ``context["user"]`` is the caller."""
+
+    description = serializers.CharField(allow_blank=True)
+    text = serializers.CharField(source="proposed_text", allow_blank=True)
+    object = serializers.JSONField(
+        source="proposed_object",
+        allow_null=True,
+        help_text="The text parsed (null when it does not parse, or a delete).",
+    )
+    validation_errors = ProblemSerializer(many=True)
+    dry_run = serializers.SerializerMethodField()
+    base_resource_version = serializers.CharField(allow_blank=True)
+    base_object = serializers.JSONField(
+        allow_null=True, help_text="The live object it was made from (as synced)."
+    )
+    live_resource_version = serializers.CharField(allow_blank=True)
+    live_object = serializers.JSONField(
+        allow_null=True, help_text="The live object found when it went stale."
+    )
+    outcome = serializers.JSONField(
+        allow_null=True,
+        help_text="Why the last apply failed or why it went stale: "
+        "{message, causes, at}.",
+    )
+    applied_by = serializers.CharField(source="applied_by.username", allow_null=True)
+    applied_revision = serializers.IntegerField(
+        source="applied_revision.number", allow_null=True
+    )
+    restores_revision = serializers.SerializerMethodField()
+    promoted_from = serializers.SerializerMethodField()
+    promotions = serializers.SerializerMethodField()
+    reviews = ChangeReviewSerializer(many=True, source="reviews.all")
+    apply_blockers = serializers.SerializerMethodField(
+        help_text="Why you may not apply it now (empty when you may)."
+    )
+    review_blockers = serializers.SerializerMethodField(
+        help_text="Why you may not approve it now (empty when you may)."
+    )
+
+    @extend_schema_field(ChangeDryRunSerializer(allow_null=True))
+    def get_dry_run(self, change: ChangeRequest) -> dict[str, Any] | None:
+        result = change.dry_run_result
+        if not isinstance(result, dict):
+            return None
+        data = {
+            "ok": bool(result.get("ok")),
+            "message": str(result.get("message") or ""),
+            "errors": result.get("errors") or [],
+            "at": str(result.get("at") or ""),
+            "current": result.get("text_sha256") == text_hash(change.proposed_text),
+        }
+        return ChangeDryRunSerializer(data).data
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_restores_revision(self, change: ChangeRequest) -> int | None:
+        revision = change.restores_revision
+        return revision.number if revision is not None else None
+
+    @extend_schema_field(ChangeLinkSerializer(allow_null=True))
+    def get_promoted_from(self, change: ChangeRequest) -> dict[str, Any] | None:
+        source = change.promoted_from
+        return ChangeLinkSerializer(source).data if source is not None else None
+
+    @extend_schema_field(ChangeLinkSerializer(many=True))
+    def get_promotions(self, change: ChangeRequest) -> list[dict[str, Any]]:
+        user = self.context["user"]
+        promoted = change.promotions.filter(cluster__in=visible_clusters(user)).exclude(
+            Q(state=ChangeRequest.State.DRAFT) & ~Q(author_id=user.pk)
+        )
+        return ChangeLinkSerializer(
+            promoted.select_related("cluster").order_by("pk"), many=True
+        ).data
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_apply_blockers(self, change: ChangeRequest) -> list[str]:
+        return apply_blockers(change, self.context["user"])
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_review_blockers(self, change: ChangeRequest) -> list[str]:
+        return review_blockers(change, self.context["user"])
+
+
+KIND_INPUTS = ["mutating", "validating", *WebhookConfiguration.Kind.values]
+
+
+# A pattern, not an enum: enums named "kind" would collide in the components.
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(KIND_INPUTS)})$"})
+class KindInputField(serializers.CharField):
+    """A kind as the URLs spell it (slug) or in full; gives the full kind."""
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if value not in KIND_INPUTS:
+            raise serializers.ValidationError(f"Use one of: {', '.join(KIND_INPUTS)}.")
+        return KIND_BY_SLUG.get(value, value)
+
+
+class ChangeCreateSerializer(serializers.Serializer):
+    """Open a change request. Content: at most one of object, text, patch."""
+
+    cluster = serializers.CharField(max_length=63)
+    action = serializers.ChoiceField(ChangeRequest.Action.choices)
+    kind = KindInputField(help_text="mutating or validating (or the full kind).")
+    name = serializers.CharField(
+        max_length=253,
+        required=False,
+        allow_blank=True,
+        help_text="The configuration (required for update and delete).",
+    )
+    title = serializers.CharField(max_length=200, required=False)
+    description = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False
+    )
+    object = serializers.JSONField(
+        required=False, help_text="The full object to create or replace with."
+    )
+    text = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="The object as YAML or JSON text (kept verbatim).",
+    )
+    patch = serializers.JSONField(
+        required=False,
+        help_text="An RFC 7396 JSON merge patch applied to the live object as "
+        "last synced (update only).",
+    )
+    propose = serializers.BooleanField(
+        default=False, help_text="Propose it for review right away."
+    )
+
+
+class ChangeCreatedSerializer(ChangeRequestDetailSerializer):
+    propose_error = serializers.SerializerMethodField(
+        help_text="Why the requested proposal did not happen (it stays a draft)."
+    )
+
+    @extend_schema_field(ErrorDetailSerializer(allow_null=True))
+    def get_propose_error(self, change: ChangeRequest) -> dict[str, Any] | None:
+        error = self.context.get("propose_error")
+        if error is None:
+            return None
+        return {"code": error.code, "message": str(error), "details": None}
+
+
+class ChangeUpdateSerializer(serializers.Serializer):
+    """Edit a change request: details, content (text or object), or both."""
+
+    title = serializers.CharField(max_length=200, required=False)
+    description = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False
+    )
+    text = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False
+    )
+    object = serializers.JSONField(required=False)
+
+    def validate_object(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("The object must be a JSON object.")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "text" in attrs and "object" in attrs:
+            raise serializers.ValidationError(
+                {"object": ["Give the content once: text or object."]}
+            )
+        if not attrs:
+            raise serializers.ValidationError(
+                "Nothing to change: give title, description, text or object."
+            )
+        return attrs
+
+
+class ReviewBodySerializer(serializers.Serializer):
+    body = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, default=""
+    )
+
+
+class RebaseSerializer(serializers.Serializer):
+    manual = serializers.BooleanField(
+        default=False,
+        help_text="Re-base on the live object keeping your text, to resolve by hand.",
+    )
+
+
+class PromoteSerializer(serializers.Serializer):
+    clusters = serializers.ListField(
+        child=serializers.CharField(max_length=63), min_length=1, max_length=100
+    )
+
+
+class ApplyOutcomeSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(["applied", "stale", "failed", "not_sent"])
+    message = serializers.CharField()
+    causes = serializers.ListField(child=serializers.JSONField())
+
+
+class ApplyResultSerializer(serializers.Serializer):
+    outcome = ApplyOutcomeSerializer()
+    change = ChangeRequestDetailSerializer()
+
+
+class PromotionSerializer(serializers.Serializer):
+    cluster = serializers.CharField(source="cluster.name")
+    message = serializers.CharField()
+    change = ChangeRequestSerializer(allow_null=True)
+
+
+class PromoteResultSerializer(serializers.Serializer):
+    promotions = PromotionSerializer(many=True)
+
+
+class DryRunResultSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    message = serializers.CharField(allow_blank=True)
+    errors = ProblemSerializer(many=True)
+    change = ChangeRequestDetailSerializer()
+
+
+# --- audit ----------------------------------------------------------------------
+
+
+class AuditEventSerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(source="actor_name")
+    cluster = serializers.CharField(source="cluster_name", allow_blank=True)
+    kind = serializers.CharField(source="configuration_kind", allow_blank=True)
+    name = serializers.CharField(source="configuration_name", allow_blank=True)
+    change = serializers.IntegerField(source="change_id", allow_null=True)
+    detail = serializers.JSONField(
+        help_text="What was sent and what the cluster answered, counts, reasons."
+    )
+
+    class Meta:
+        model = AuditEvent
+        fields = [
+            "id",
+            "at",
+            "actor",
+            "action",
+            "cluster",
+            "kind",
+            "name",
+            "change",
+            "summary",
+            "detail",
+        ]

@@ -8,6 +8,8 @@ from django.urls import include, path, re_path
 
 from webhooks_ui.api.base import NotFoundView
 from webhooks_ui.api.views import (
+    audit,
+    changes,
     clusters,
     configurations,
     coverage,
@@ -81,6 +83,39 @@ v1 = [
     path("coverage/", coverage.CoverageExplorer.as_view(), name="coverage-explorer"),
     path("findings/", findings.FindingList.as_view(), name="finding-list"),
     path("validate/", validate.Validate.as_view(), name="validate"),
+    path(
+        _config + "history/<int:number>/restore/",
+        changes.RevisionRestore.as_view(),
+        name="configuration-restore",
+    ),
+    path("changes/", changes.ChangeList.as_view(), name="change-list"),
+    path(
+        "changes/<int:change_id>/",
+        changes.ChangeDetail.as_view(),
+        name="change-detail",
+    ),
+    *[
+        path(
+            f"changes/<int:change_id>/{action}/",
+            view.as_view(),
+            name=f"change-{action}",
+        )
+        for action, view in [
+            ("propose", changes.ChangePropose),
+            ("approve", changes.ChangeApprove),
+            ("request-changes", changes.ChangeRequestChanges),
+            ("comment", changes.ChangeComment),
+            ("reject", changes.ChangeReject),
+            ("reopen", changes.ChangeReopen),
+            ("withdraw", changes.ChangeWithdraw),
+            ("apply", changes.ChangeApply),
+            ("rebase", changes.ChangeRebase),
+            ("dry-run", changes.ChangeDryRun),
+            ("promote", changes.ChangePromote),
+        ]
+    ],
+    path("audit/", audit.AuditEventList.as_view(), name="audit-list"),
+    path("audit/export/", audit.AuditExport.as_view(), name="audit-export"),
     path("tokens/", tokens.TokenList.as_view(), name="token-list"),
     path("tokens/<int:token_id>/", tokens.TokenDetail.as_view(), name="token-detail"),
     re_path(r"^.*$", NotFoundView.as_view(), name="not-found"),
