@@ -147,4 +147,12 @@ def test_propose_approve_apply_with_two_people(
         "operator"
     )
     shot(page, "timeline")
+
+    # The audit log has the same steps, with what was sent to the cluster.
+    page.locator("#audit-link").click()
+    expect(page).to_have_url(re.compile(r"/audit/\?change=\d+"))
+    for action in ("change.proposed", "change.approved", "change.applied"):
+        events = page.locator("#audit-events")
+        expect(events.get_by_text(action, exact=True)).to_be_visible()
+    shot(page, "audit-log")
     assert ChangeRequest.objects.get().state == "applied"
