@@ -70,3 +70,14 @@ def clusters_with_role(user: AnyUser, role: str) -> set[int]:
             _membership_filter(user), role=role
         ).values_list("cluster_id", flat=True)
     )
+
+
+def cluster_ids_with_role(user: AnyUser, role: str) -> QuerySet:
+    """The ids of the clusters where ``user`` holds ``role``, as a subquery."""
+    if not user.is_authenticated or not user.is_active:
+        return Cluster.objects.none().values("pk")
+    if user.is_superuser:
+        return Cluster.objects.values("pk")
+    return ClusterMembership.objects.filter(_membership_filter(user), role=role).values(
+        "cluster_id"
+    )

@@ -15,7 +15,12 @@ from webhooks_ui.models import (
     ChangeRequest,
     ChangeReview,
 )
-from webhooks_ui.permissions import Role, has_role, visible_clusters
+from webhooks_ui.permissions import (
+    Role,
+    cluster_ids_with_role,
+    has_role,
+    visible_clusters,
+)
 from webhooks_ui.services import drafts as drafts_service
 from webhooks_ui.services.audit import Action as Audit
 from webhooks_ui.services.audit import audit_record
@@ -57,10 +62,12 @@ def review_blockers(change: ChangeRequest, user: User) -> list[str]:
 
 
 def awaiting_review(user: User):
-    """Open change requests ``user`` could approve and has not approved yet."""
-    from webhooks_ui.permissions import clusters_with_role
+    """Open change requests ``user`` could approve and has not approved yet.
 
-    clusters = clusters_with_role(user, Role.APPROVER)
+    One query (the clusters are a subquery): the navigation counts it on
+    every page.
+    """
+    clusters = cluster_ids_with_role(user, Role.APPROVER)
     approved = ChangeReview.objects.filter(
         reviewer=user, verdict=Verdict.APPROVE, dismissed_at__isnull=True
     ).values("change_id")
