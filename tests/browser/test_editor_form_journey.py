@@ -41,27 +41,11 @@ def _button(page, op: str):
     return page.locator(f'button[data-op="{op}"]')
 
 
-@pytest.fixture
-def snap(shot):
-    """``shot``, then take away the empty ``style=""`` Playwright's screenshot
-    leaves on inputs (caret hiding): htmx would copy it onto the swapped-in
-    inputs, which the strict CSP rightly reports."""
-
-    def take(page, name: str) -> None:
-        shot(page, name)
-        page.evaluate(
-            "document.querySelectorAll('[style=\"\"]')"
-            ".forEach((e) => e.removeAttribute('style'))"
-        )
-
-    return take
-
-
 def _saved() -> dict:
     return load_documents(ChangeRequest.objects.get().proposed_text)[0]
 
 
-def test_edit_with_the_form(page, editor, snap):
+def test_edit_with_the_form(page, editor, shot):
     page.goto(GUARD_URL)
     sign_in(page, editor)
     page.get_by_role("button", name="Edit", exact=True).click()
@@ -72,7 +56,7 @@ def test_edit_with_the_form(page, editor, snap):
     expect(_field(page, "w-0-name")).to_have_value("guard.platform.example.io")
     expect(page.locator("#form-valid")).to_be_visible()
     expect(page.locator("#ca-w-0")).to_contain_text("platform-guard-ca")
-    snap(page, "form-tab")
+    shot(page, "form-tab")
 
     # An invalid timeout: the apiserver's words under the field, as you type.
     timeout = _field(page, "w-0-timeout_seconds")
@@ -83,7 +67,7 @@ def test_edit_with_the_form(page, editor, snap):
     expect(page.locator("#form-summary")).to_contain_text("1 problem")
     expect(timeout).to_be_focused()  # typing was not interrupted
     expect(timeout).to_have_value("31")
-    snap(page, "timeout-invalid")
+    shot(page, "timeout-invalid")
     timeout.fill("7")
     expect(_error(page, "w-0-timeout_seconds")).to_be_empty()
     expect(page.locator("#form-valid")).to_be_visible()
@@ -92,6 +76,7 @@ def test_edit_with_the_form(page, editor, snap):
     # Add a rule to the second webhook and fill it in.
     _button(page, "add:w-1-r").click()
     expect(_field(page, "w-1-r-1-resources")).to_be_visible()
+    expect(page.locator("#f-w-1-r-1-operations_0")).to_be_focused()
     expect(_error(page, "w-1-r-1-operations")).to_contain_text("Required value")
     page.locator("#f-w-1-r-1-operations_0").check()  # CREATE
     _field(page, "w-1-r-1-api_groups").fill("networking.k8s.io")
@@ -108,7 +93,7 @@ def test_edit_with_the_form(page, editor, snap):
     expect(page.locator("#form-valid")).to_be_visible()
     expect(page.locator("#yaml-diff")).to_contain_text("ingresses")
     expect(page.locator("#yaml-diff")).to_contain_text("payments")
-    snap(page, "rule-and-expression-added")
+    shot(page, "rule-and-expression-added")
 
     hook = _saved()["webhooks"][1]
     assert hook["rules"][1] == {
@@ -132,7 +117,7 @@ def test_edit_with_the_form(page, editor, snap):
     assert saved.replace("timeoutSeconds: 7", "timeoutSeconds: 5", 1).startswith(
         original.split("  - name: audit")[0]
     )
-    snap(page, "yaml-tab")
+    shot(page, "yaml-tab")
     page.get_by_role("link", name="Form", exact=True).click()
     expect(_field(page, "w-0-timeout_seconds")).to_have_value("7")
     expect(_field(page, "w-1-ns-me-1-values")).to_have_value("payments, search")
@@ -141,7 +126,7 @@ def test_edit_with_the_form(page, editor, snap):
     # The dry run on the cluster agrees.
     page.get_by_role("button", name="Dry run on the cluster").click()
     expect(page.locator("[data-dry-run=ok]")).to_be_visible()
-    snap(page, "dry-run-accepted")
+    shot(page, "dry-run-accepted")
 
     # Reload, then leave and come back: the draft holds the change.
     page.reload()
@@ -152,7 +137,7 @@ def test_edit_with_the_form(page, editor, snap):
     expect(page.locator("#draft-text")).to_contain_text("ingresses")
 
 
-def test_new_validating_configuration_from_scratch(page, editor, snap):
+def test_new_validating_configuration_from_scratch(page, editor, shot):
     page.goto("/clusters/prod/")
     sign_in(page, editor)
     page.get_by_role("button", name="New validating").click()
@@ -165,7 +150,7 @@ def test_new_validating_configuration_from_scratch(page, editor, snap):
     _button(page, "add:w").click()
     expect(_error(page, "w-0-side_effects")).to_contain_text("Required value")
     expect(_error(page, "w-0-target")).to_contain_text("exactly one of url or service")
-    snap(page, "new-webhook-empty")
+    shot(page, "new-webhook-empty")
 
     _field(page, "w-0-name").fill("policy.team-a.example.com")
     _field(page, "w-0-service_namespace").fill("team-a")
@@ -182,7 +167,7 @@ def test_new_validating_configuration_from_scratch(page, editor, snap):
     _field(page, "w-0-r-0-resources").fill("deployments")
     _field(page, "w-0-r-0-scope").select_option("Namespaced")
     expect(page.locator("#form-valid")).to_be_visible()
-    snap(page, "new-valid")
+    shot(page, "new-valid")
 
     page.get_by_role("button", name="Dry run on the cluster").click()
     expect(page.locator("[data-dry-run=ok]")).to_be_visible()
@@ -212,10 +197,10 @@ def test_new_validating_configuration_from_scratch(page, editor, snap):
             "admissionReviewVersions": ["v1"],
         }
     ]
-    snap(page, "new-dry-run")
+    shot(page, "new-dry-run")
 
 
-def test_clone_to_another_cluster(page, editor, snap):
+def test_clone_to_another_cluster(page, editor, shot):
     page.goto(GUARD_URL)
     sign_in(page, editor)
     page.locator("#clone-target").select_option("staging")
@@ -232,4 +217,4 @@ def test_clone_to_another_cluster(page, editor, snap):
     draft = ChangeRequest.objects.get()
     assert (draft.cluster.name, draft.action) == ("staging", "create")
     assert _saved()["webhooks"][1]["timeoutSeconds"] == 4
-    snap(page, "clone-dry-run")
+    shot(page, "clone-dry-run")

@@ -287,3 +287,36 @@ def test_csrf_is_enforced(role_user, clusters):
     assert _save(browser, draft, data).status_code == 403
     assert _save(browser, draft, {**data, "csrfmiddlewaretoken": token}).status_code
     assert _saved_object()["webhooks"][0]["timeoutSeconds"] == 3
+
+
+def test_dry_run_from_the_form_puts_the_apiservers_causes_under_fields(
+    editor_client, clusters
+):
+    draft = _edit(editor_client)
+    data = {**_posted(draft), "w-0-side_effects": "Some"}
+    _save(editor_client, draft, data, **HX)
+    body = editor_client.post(
+        f"/drafts/{draft.pk}/dry-run/", {**data, "mode": "form"}, **HX
+    ).content.decode()
+    assert 'data-dry-run="failed"' in body
+    slot = body.split('id="fe-w-0-side_effects" hx-swap-oob="true">')[1]
+    assert "Unsupported value" in slot.split("</div></div>")[0]
+    assert 'name="w-0-side_effects"' not in body  # the inputs stay as they are
+
+
+def test_an_added_row_gets_the_focus(editor_client, clusters):
+    draft = _edit(editor_client)
+    body = _save(
+        editor_client, draft, {**_posted(draft), "op": "add:w"}, **HX
+    ).content.decode()
+    assert re.search(r'<input[^>]*name="w-2-name"[^>]*autofocus', body)
+    assert body.count("autofocus") == 1
+    # The heading and breadcrumb follow a new name (a create draft).
+    response = editor_client.post("/clusters/alpha/drafts/new/validating/")
+    new = ChangeRequest.objects.get(action="create")
+    assert response["Location"] == f"/drafts/{new.pk}/"
+    body = _save(
+        editor_client, new, {**_posted(new), "name": "renamed-checks"}, **HX
+    ).content.decode()
+    assert 'id="draft-crumb" hx-swap-oob="true">renamed-checks</li>' in body
+    assert ChangeRequest.objects.get(pk=new.pk).name == "renamed-checks"

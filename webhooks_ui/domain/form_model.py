@@ -33,6 +33,7 @@ from typing import Any
 
 from webhooks_ui.domain.defaulting import json_copy, webhook_default
 from webhooks_ui.domain.kinds import MUTATING
+from webhooks_ui.domain.manifest import dump_yaml
 
 # A key that is absent from its mapping (None is an explicit JSON null).
 _MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
@@ -476,6 +477,27 @@ def _newlines(text: str) -> str:
     return text.replace("\r\n", "\n")
 
 
+def form_edit(
+    current: Mapping[str, Any],
+    text: str,
+    submitted: FormData,
+    *,
+    kind: str,
+    op: str = "",
+) -> tuple[str, FormData]:
+    """The draft's text after a form post, and the form data after its button.
+
+    ``text`` itself when the form changed nothing (its formatting and comments
+    kept); else the merged object as YAML.
+    """
+    if op:
+        submitted = apply_op(submitted, op, kind=kind)
+    obj = form_to_object(submitted, current, kind=kind)
+    if json.dumps(obj) == json.dumps(current):
+        return text, submitted
+    return dump_yaml(obj), submitted
+
+
 # --- the flat field names the form posts -------------------------------------
 
 # Lists of rows: list key -> (form data path, blank row). Row keys are
@@ -550,6 +572,19 @@ def apply_op(form: FormData, op: str, *, kind: str) -> FormData:
     elif action == "down" and position + 1 < len(rows):
         rows[position + 1], rows[position] = rows[position], rows[position + 1]
     return result
+
+
+_FIRST_FIELD = {"w": "name", "r": "operations", "me": "key", "mc": "name"}
+
+
+def focus_after(form: FormData, op: str) -> str:
+    """The field to focus after a button: the first field of an added row."""
+    action, _, list_key = op.partition(":")
+    rows = list_at(form, list_key) if action == "add" else None
+    if not rows:
+        return ""
+    first = _FIRST_FIELD.get(list_key.rsplit("-", 1)[-1], "key")
+    return f"{list_key}-{len(rows) - 1}-{first}"
 
 
 def keep_blank_rows(rendered: FormData, submitted: FormData) -> FormData:

@@ -127,9 +127,11 @@ class DraftFieldsForm(forms.Form):
         errors: Iterable[Mapping[str, Any]] = (),
         now: datetime,
         name_editable: bool = True,
+        focus: str = "",
     ) -> None:
         super().__init__(initial=form_model.flatten(form_data), auto_id="f-%s")
         self.kind = kind
+        self.focus = focus
         self.is_mutating = kind == MUTATING
         self.now = now
         self.defaults = form_model.placeholders(kind)
@@ -174,6 +176,8 @@ class DraftFieldsForm(forms.Form):
     # --- fields ---------------------------------------------------------------
 
     def _add(self, key: str, django_field: forms.Field) -> FieldView:
+        if key == self.focus:
+            django_field.widget.attrs["autofocus"] = True
         self.fields[key] = django_field
         return FieldView(key, self[key], self._slot(key))
 

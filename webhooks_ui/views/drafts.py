@@ -1,6 +1,5 @@
 """The editor: start a draft (edit, delete, new, clone), edit it, dry-run it."""
 
-import json
 from datetime import datetime
 
 from django.contrib import messages
@@ -14,11 +13,11 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from webhooks_ui import selectors
 from webhooks_ui.domain import form_model
-from webhooks_ui.domain.manifest import dump_yaml
 from webhooks_ui.forms.draft_fields import DraftFieldsForm, form_data_from_post
 from webhooks_ui.models import ChangeRequest
 from webhooks_ui.permissions import Role, cluster_for
 from webhooks_ui.review.drafts import (
+    DraftPreview,
     draft_form_source,
     draft_get,
     draft_list,
@@ -44,24 +43,30 @@ def _page(
     *,
     mode: str = "yaml",
     submitted: form_model.FormData | None = None,
+    focus: str = "",
     **extra,
 ):
     now = timezone.now()
     preview = draft_preview_build(draft=draft, now=now)
     context = {"nav": "drafts", "draft": draft, "preview": preview, "mode": mode}
     if mode == "form" and not preview.is_delete:
-        context["fields"], context["form_problem"] = _fields(draft, now, submitted)
+        context["fields"], context["form_problem"] = _fields(
+            draft, preview, now, submitted, focus
+        )
     context.update(extra)
     return render_page(request, "draft_editor.html", context, partial=partial)
 
 
 def _fields(
     draft: ChangeRequest,
+    preview: DraftPreview,
     now: datetime,
     submitted: form_model.FormData | None = None,
+    focus: str = "",
 ) -> tuple[DraftFieldsForm | None, str]:
-    """The form showing the draft's text as saved, with its errors; a form
-    just posted keeps its empty key/value rows (they have no place in YAML)."""
+    """The form showing the draft's text as saved, with its errors (and the
+    causes of a failed dry run of this very text); a form just posted keeps
+    its empty key/value rows (they have no place in YAML)."""
     source = draft_form_source(draft=draft)
     if source.obj is None:
         return None, source.problem
@@ -71,11 +76,24 @@ def _fields(
     form = DraftFieldsForm(
         data,
         kind=source.kind,
-        errors=draft.validation_errors or [],
+        errors=_form_errors(draft, preview),
         now=now,
         name_editable=draft.action != Action.UPDATE,
+        focus=focus,
     )
     return form, ""
+
+
+def _form_errors(draft: ChangeRequest, preview: DraftPreview) -> list[dict]:
+    errors = list(draft.validation_errors or [])
+    if preview.dry_run_current and not preview.dry_run.get("ok"):
+        seen = {(row["field"], row["message"]) for row in errors}
+        errors += [
+            {**row, "message": f"API server (dry run): {row['message']}"}
+            for row in preview.dry_run.get("errors") or []
+            if (row["field"], row["message"]) not in seen
+        ]
+    return errors
 
 
 @login_required
@@ -107,15 +125,16 @@ def draft_form_save(request: HttpRequest, pk: int) -> HttpResponse:
     if source.obj is None:
         response = _page(request, draft, "editor-pane", mode="form")
         return reswap(retarget(response, "#editor-pane"), "outerHTML")
-    submitted = form_data_from_post(request.POST)
     op = request.POST.get("op", "")
-    if op:
-        submitted = form_model.apply_op(submitted, op, kind=source.kind)
-    obj = form_model.form_to_object(submitted, source.obj, kind=source.kind)
-    text = draft.proposed_text
-    if json.dumps(obj) != json.dumps(source.obj):
-        text = dump_yaml(obj)
+    text, submitted = form_model.form_edit(
+        source.obj,
+        draft.proposed_text,
+        form_data_from_post(request.POST),
+        kind=source.kind,
+        op=op,
+    )
     state = drafts_service.draft_save(draft=draft, user=request.user, text=text)
+    focus = form_model.focus_after(submitted, op)
     if not request.htmx:
         return _page(
             request,
@@ -123,14 +142,32 @@ def draft_form_save(request: HttpRequest, pk: int) -> HttpResponse:
             "feedback",
             mode="form",
             submitted=submitted,
+            focus=focus,
             saved=True,
         )
-    fields, _ = _fields(state.draft, timezone.now(), submitted)
+    return _form_reply(
+        request, state.draft, submitted, whole_form=bool(op), focus=focus
+    )
+
+
+def _form_reply(
+    request: HttpRequest,
+    draft: ChangeRequest,
+    submitted: form_model.FormData | None,
+    *,
+    whole_form: bool,
+    focus: str = "",
+) -> HttpResponse:
+    """The htmx answer to the Form tab: the regions around the inputs, or the
+    whole form after a button."""
+    now = timezone.now()
+    preview = draft_preview_build(draft=draft, now=now)
+    fields, _ = _fields(draft, preview, now, submitted, focus)
     context = {
-        "draft": state.draft,
-        "preview": draft_preview_build(draft=state.draft, now=timezone.now()),
+        "draft": draft,
+        "preview": preview,
         "fields": fields,
-        "whole_form": bool(op),
+        "whole_form": whole_form,
         "saved": True,
     }
     return render(request, "draft_form_reply.html", context)
@@ -159,6 +196,9 @@ def draft_dry_run(request: HttpRequest, pk: int) -> HttpResponse:
         draft=draft, user=request.user, text=request.POST.get("text")
     )
     draft.refresh_from_db()
+    if request.htmx and request.POST.get("mode") == "form":
+        # From the Form tab: the apiserver's causes go under their fields too.
+        return _form_reply(request, draft, None, whole_form=False)
     return _page(request, draft, "feedback", saved=True)
 
 

@@ -1,0 +1,12 @@
+// The draft editor's small enhancements; the Form and YAML tabs work without them.
+// Loaded from /static/ by draft_editor.html only (the CSP forbids inline scripts).
+(() => {
+  if (!window.htmx) return;
+  // When a swap brings back an element with the same id (the whole form after
+  // "Add rule"), htmx copies some attributes from the old element to settle it.
+  // Copying "style" (a textarea someone resized) is an inline style set by
+  // script, which the Content-Security-Policy (style-src 'self') refuses.
+  htmx.config.attributesToSettle = htmx.config.attributesToSettle.filter(
+    (name) => name !== "style",
+  );
+})();
