@@ -320,3 +320,18 @@ def test_an_added_row_gets_the_focus(editor_client, clusters):
     ).content.decode()
     assert 'id="draft-crumb" hx-swap-oob="true">renamed-checks</li>' in body
     assert ChangeRequest.objects.get(pk=new.pk).name == "renamed-checks"
+
+
+def test_yaml_comments_are_announced_before_the_form_drops_them(
+    editor_client, clusters
+):
+    draft = _edit(editor_client)
+    text = "# managed by hand\n" + draft.proposed_text
+    editor_client.post(f"/drafts/{draft.pk}/validate/", {"text": text})
+    page = editor_client.get(f"/drafts/{draft.pk}/?mode=form").content.decode()
+    assert 'id="form-comments"' in page
+    draft.refresh_from_db()
+    _save(editor_client, draft, _posted(draft), **HX)
+    assert ChangeRequest.objects.get().proposed_text == text  # nothing changed
+    _save(editor_client, draft, {**_posted(draft), "w-0-timeout_seconds": "9"}, **HX)
+    assert "# managed by hand" not in ChangeRequest.objects.get().proposed_text

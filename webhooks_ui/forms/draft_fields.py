@@ -128,10 +128,12 @@ class DraftFieldsForm(forms.Form):
         now: datetime,
         name_editable: bool = True,
         focus: str = "",
+        has_comments: bool = False,
     ) -> None:
         super().__init__(initial=form_model.flatten(form_data), auto_id="f-%s")
         self.kind = kind
         self.focus = focus
+        self.has_comments = has_comments
         self.is_mutating = kind == MUTATING
         self.now = now
         self.defaults = form_model.placeholders(kind)

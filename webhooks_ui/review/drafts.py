@@ -7,6 +7,7 @@ manages the object).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from hashlib import sha256
@@ -184,6 +185,11 @@ class DraftFormSource:
     obj: dict[str, Any] | None
     kind: str
     problem: str = ""
+    # The text has comments: a change made in the form rewrites it without them.
+    has_comments: bool = False
+
+
+_COMMENT_LINE = re.compile(r"^\s*#", flags=re.MULTILINE)
 
 
 def draft_form_source(*, draft: ChangeRequest) -> DraftFormSource:
@@ -215,4 +221,5 @@ def draft_form_source(*, draft: ChangeRequest) -> DraftFormSource:
         )
         return DraftFormSource(None, draft.kind, problem)
     kind = obj.get("kind") if obj.get("kind") in KINDS else draft.kind
-    return DraftFormSource(obj, str(kind))
+    has_comments = bool(_COMMENT_LINE.search(draft.proposed_text))
+    return DraftFormSource(obj, str(kind), has_comments=has_comments)

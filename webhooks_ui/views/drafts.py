@@ -80,6 +80,7 @@ def _fields(
         now=now,
         name_editable=draft.action != Action.UPDATE,
         focus=focus,
+        has_comments=source.has_comments,
     )
     return form, ""
 
