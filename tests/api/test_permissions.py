@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
 
 from tests.api.conftest import error_of
+from webhooks_ui.domain.kinds import VALIDATING
+from webhooks_ui.models import ChangeRequest, ClusterMembership
+from webhooks_ui.services.change_open import change_open
+from webhooks_ui.services.changes import change_review
+from webhooks_ui.services.tokens import api_token_create
 
 READS = [
     "/api/v1/clusters/alpha/",
@@ -123,3 +130,130 @@ def test_editor_role_is_needed_for_a_dry_run(as_user, role_user):
 def test_session_authentication_works_for_browsers(api, admin_user, clusters):
     api.force_login(admin_user)
     assert api.get("/api/v1/clusters/").status_code == 200
+
+
+# --- change requests and the audit log: the whole matrix ------------------------
+
+ROWS = [
+    "anonymous",
+    "nobody",
+    "viewer",
+    "editor",  # an editor who did not write the change
+    "author",  # the editor who wrote it
+    "approver",
+    "operator",
+    "admin",  # the admin role on alpha (it implies no other role)
+    "superuser",
+]
+_CHANGE = "/api/v1/changes/{id}/"
+_RESTORE = "/api/v1/clusters/alpha/validating/only-alpha/history/1/restore/"
+_BODY = {"body": "a reason"}
+_CREATE = {
+    "cluster": "alpha",
+    "action": "update",
+    "kind": "validating",
+    "name": "only-alpha",
+    "patch": {"metadata": {"labels": {"team": "a"}}},
+}
+# endpoint: (method, url, state of the change it acts on, body, statuses by row)
+CHANGE_MATRIX = {
+    "list": ("get", "/api/v1/changes/", None, None,
+             [401, 200, 200, 200, 200, 200, 200, 200, 200]),
+    "detail": ("get", _CHANGE, "in_review", None,
+               [401, 404, 200, 200, 200, 200, 200, 200, 200]),
+    "create": ("post", "/api/v1/changes/", None, _CREATE,
+               [401, 404, 403, 201, 201, 403, 403, 403, 201]),
+    "edit": ("patch", _CHANGE, "in_review", {"title": "New title"},
+             [401, 404, 403, 403, 200, 403, 403, 403, 403]),
+    # A draft is its author's alone: even a superuser does not see it.
+    "propose": ("post", _CHANGE + "propose/", "draft", None,
+                [401, 404, 404, 404, 200, 404, 404, 404, 404]),
+    "dry-run": ("post", _CHANGE + "dry-run/", "draft", None,
+                [401, 404, 404, 404, 200, 404, 404, 404, 404]),
+    # The author never approves (not even holding the approver role).
+    "approve": ("post", _CHANGE + "approve/", "in_review", None,
+                [401, 404, 403, 403, 403, 200, 403, 403, 200]),
+    "request-changes": ("post", _CHANGE + "request-changes/", "in_review", _BODY,
+                        [401, 404, 403, 403, 403, 200, 403, 403, 200]),
+    "reject": ("post", _CHANGE + "reject/", "in_review", _BODY,
+               [401, 404, 403, 403, 403, 200, 403, 403, 200]),
+    "comment": ("post", _CHANGE + "comment/", "in_review", _BODY,
+                [401, 404, 200, 200, 200, 200, 200, 200, 200]),
+    "reopen": ("post", _CHANGE + "reopen/", "in_review", None,
+               [401, 404, 403, 403, 200, 403, 403, 403, 403]),
+    "withdraw": ("post", _CHANGE + "withdraw/", "in_review", None,
+                 [401, 404, 403, 403, 200, 403, 403, 403, 403]),
+    # Only a stale change rebases: the author passes the permission check (409).
+    "rebase": ("post", _CHANGE + "rebase/", "in_review", None,
+               [401, 404, 403, 403, 409, 403, 403, 403, 403]),
+    "apply": ("post", _CHANGE + "apply/", "approved", None,
+              [401, 404, 403, 403, 403, 403, 200, 403, 200]),
+    # Role holders on alpha cannot see beta: to them it does not exist (400).
+    "promote": ("post", _CHANGE + "promote/", "in_review", {"clusters": ["beta"]},
+                [401, 404, 400, 400, 400, 400, 400, 400, 200]),
+    "restore": ("post", _RESTORE, None, None,
+                [401, 404, 403, 201, 201, 403, 403, 403, 201]),
+    "audit": ("get", "/api/v1/audit/", None, None,
+              [401, 200, 200, 200, 200, 200, 200, 200, 200]),
+    "audit-export": ("get", "/api/v1/audit/export/?format=json", None, None,
+                     [401, 200, 200, 200, 200, 200, 200, 200, 200]),
+}  # fmt: skip
+
+
+@pytest.fixture
+def matrix_people(clusters, role_user, nobody, admin_user):
+    alpha = clusters[0]
+    author = role_user("editor", via_group=False)
+    author.username = "author"
+    author.save()
+    helper = User.objects.create_user("helper-approver")
+    ClusterMembership.objects.create(cluster=alpha, user=helper, role="approver")
+    people = {
+        "anonymous": None,
+        "nobody": nobody,
+        "author": author,
+        "superuser": admin_user,
+        "helper": helper,
+    }
+    for role in ["viewer", "editor", "approver", "operator", "admin"]:
+        people[role] = role_user(role, via_group=role == "editor")
+    return people
+
+
+def _change_in(state: str, people: dict, clusters, number: int) -> ChangeRequest:
+    opened = change_open(
+        user=people["author"],
+        cluster=clusters[0],
+        action="update",
+        kind=VALIDATING,
+        name="only-alpha",
+        patch={"metadata": {"labels": {"round": f"r{number}"}}},
+        propose=state != "draft",
+    )
+    change = opened.change
+    assert change.state == ("draft" if state == "draft" else "in_review"), opened
+    if state == "approved":
+        change_review(change=change, user=people["helper"], verdict="approve")
+    return change
+
+
+@pytest.mark.parametrize("endpoint", list(CHANGE_MATRIX))
+def test_change_and_audit_permission_matrix(
+    api, matrix_people, clusters, endpoint, django_capture_on_commit_callbacks
+):
+    method, url, state, body, expected = CHANGE_MATRIX[endpoint]
+    got = []
+    for number, row in enumerate(ROWS):
+        user = matrix_people[row]
+        client = APIClient()
+        if user is not None:
+            secret = api_token_create(user=user, name="matrix").secret
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+        change = _change_in(state, matrix_people, clusters, number) if state else None
+        target = url.format(id=change.pk) if change else url
+        with django_capture_on_commit_callbacks(execute=False):
+            response = getattr(client, method)(target, body, format="json")
+        if response.status_code >= 400:
+            error_of(response)  # the one error shape, always
+        got.append(response.status_code)
+    assert dict(zip(ROWS, got, strict=True)) == dict(zip(ROWS, expected, strict=True))

@@ -22,6 +22,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance  # noq
 
 from dashboard.wsgi import application  # noqa: E402
 from tests.api.test_schema import schema_document  # noqa: E402
+from webhooks_ui.domain.kinds import VALIDATING  # noqa: E402
+from webhooks_ui.services.change_open import change_open  # noqa: E402
 from webhooks_ui.services.tokens import api_token_create  # noqa: E402
 
 # Set to a file path to record "METHOD path status" per generated request.
@@ -45,12 +47,33 @@ def admin_secret(admin_user, clusters) -> str:
     return api_token_create(user=admin_user, name="schemathesis").secret
 
 
+@pytest.fixture
+def known_change(admin_user, clusters) -> int:
+    """A change request in review, so change endpoints meet a real one."""
+    opened = change_open(
+        user=admin_user,
+        cluster=clusters[0],
+        action="update",
+        kind=VALIDATING,
+        name="shared-checks",
+        patch={"metadata": {"labels": {"team": "platform"}}},
+        propose=True,
+    )
+    assert opened.change.state == "in_review", opened.propose_error
+    return opened.change.pk
+
+
 # Built at import, from the code (no request): the same document /api/schema/
 # serves. (schemathesis.pytest.from_fixture does not work with pytest 9.)
 api_schema = schemathesis.openapi.from_dict(schema_document())
 api_schema.app = application
-KNOWN = {"cluster": "alpha", "name": "shared-checks"}
+KNOWN = {"cluster": "alpha", "name": "shared-checks", "number": 1}
 QUERY_CLUSTER = {"/api/v1/coverage/", "/api/v1/validate/"}
+# Bodies naming clusters: aim at real ones, so creates and promotions happen.
+BODY_CLUSTERS = {
+    "/api/v1/changes/": ("cluster", "alpha"),
+    "/api/v1/changes/{change_id}/promote/": ("clusters", ["beta"]),
+}
 
 
 @api_schema.parametrize()
@@ -60,15 +83,20 @@ QUERY_CLUSTER = {"/api/v1/coverage/", "/api/v1/validate/"}
     suppress_health_check=list(HealthCheck),
     derandomize=True,
 )
-def test_the_live_api_matches_its_schema(case, admin_secret):
+def test_the_live_api_matches_its_schema(case, admin_secret, known_change):
     # Random path names would only ever meet 404s (tested elsewhere): aim at
     # objects that exist so the 200 answers are checked against the schema too.
+    known = {**KNOWN, "change_id": known_change}
     case.path_parameters = {
         **(case.path_parameters or {}),
-        **{k: v for k, v in KNOWN.items() if k in (case.path_parameters or {})},
+        **{k: v for k, v in known.items() if k in (case.path_parameters or {})},
     }
     if case.query and "cluster" in case.query and case.path in QUERY_CLUSTER:
         case.query = {**case.query, "cluster": "alpha"}
+    if isinstance(case.body, dict) and case.path in BODY_CLUSTERS:
+        key, value = BODY_CLUSTERS[case.path]
+        if key in case.body:
+            case.body = {**case.body, key: value}
     response = case.call_and_validate(
         headers={"Authorization": f"Bearer {admin_secret}"},
         checks=[not_a_server_error, response_schema_conformance],

@@ -642,7 +642,11 @@ class ChangeRequestDetailSerializer(ChangeRequestSerializer):
     applied_revision = serializers.IntegerField(
         source="applied_revision.number", allow_null=True
     )
-    restores_revision = serializers.SerializerMethodField()
+    restores_revision = serializers.IntegerField(
+        source="restores_revision.number",
+        allow_null=True,
+        help_text="The revision this change restores.",
+    )
     promoted_from = serializers.SerializerMethodField()
     promotions = serializers.SerializerMethodField()
     reviews = ChangeReviewSerializer(many=True, source="reviews.all")
@@ -666,11 +670,6 @@ class ChangeRequestDetailSerializer(ChangeRequestSerializer):
             "current": result.get("text_sha256") == text_hash(change.proposed_text),
         }
         return ChangeDryRunSerializer(data).data
-
-    @extend_schema_field(OpenApiTypes.INT)
-    def get_restores_revision(self, change: ChangeRequest) -> int | None:
-        revision = change.restores_revision
-        return revision.number if revision is not None else None
 
     @extend_schema_field(ChangeLinkSerializer(allow_null=True))
     def get_promoted_from(self, change: ChangeRequest) -> dict[str, Any] | None:

@@ -395,6 +395,8 @@ class ChangePromote(ApiView):
     def post(self, request: Request, change_id: int) -> Response:
         form = PromoteSerializer(data=request.data)
         form.is_valid(raise_exception=True)
+        change = api_change(request, change_id)
+        if_match(request, change)
         names = list(dict.fromkeys(form.validated_data["clusters"]))
         targets = list(api_visible_clusters(request).filter(name__in=names))
         unknown = sorted(set(names) - {t.name for t in targets})
@@ -402,8 +404,6 @@ class ChangePromote(ApiView):
             raise exceptions.ValidationError(
                 {"clusters": [f"No such cluster: {', '.join(unknown)}."]}
             )
-        change = api_change(request, change_id)
-        if_match(request, change)
         promotions = changes_service.change_promote(
             change=change, user=request.user, targets=targets
         )
