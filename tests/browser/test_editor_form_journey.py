@@ -69,6 +69,7 @@ def test_edit_with_the_form(page, editor, shot):
     expect(timeout).to_have_value("31")
     shot(page, "timeout-invalid")
     timeout.fill("7")
+    timeout.press("Enter")  # submits the form as a plain save, never a button's op
     expect(_error(page, "w-0-timeout_seconds")).to_be_empty()
     expect(page.locator("#form-valid")).to_be_visible()
     expect(page.locator("#yaml-diff .diff-added")).to_contain_text("timeoutSeconds: 7")
@@ -95,6 +96,7 @@ def test_edit_with_the_form(page, editor, shot):
     expect(page.locator("#yaml-diff")).to_contain_text("payments")
     shot(page, "rule-and-expression-added")
 
+    assert len(_saved()["metadata"]["labels"]) == 2  # Enter removed no label row
     hook = _saved()["webhooks"][1]
     assert hook["rules"][1] == {
         "operations": ["CREATE"],
