@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from tests import factories
 from tests.api.conftest import error_of
 from webhooks_ui.domain.kinds import API_VERSION_V1, VALIDATING
+from webhooks_ui.kube.reader import configurations_path
 from webhooks_ui.models import (
     ChangeRequest,
     ClusterMembership,
@@ -29,6 +30,7 @@ OBJECTS = [
     factories.configuration("other"),
 ]
 CHANGES = "/api/v1/changes/"
+VWC = configurations_path(VALIDATING)
 
 
 @pytest.fixture
@@ -525,3 +527,40 @@ def test_unknown_change_ids_are_404(cluster, people):
         assert api.get(url).status_code == 404
     assert api.post(f"{CHANGES}{2**70}/apply/").status_code == 404
     assert api.get(f"/api/v1/audit/?change={2**70}").status_code == 400
+
+
+def _approved_url(people) -> str:
+    change = _created(people, propose=True)
+    url = f"{CHANGES}{change['id']}/"
+    assert client_for(people["reviewer"]).post(url + "approve/").status_code == 200
+    return url
+
+
+def test_apply_rejected_by_the_cluster_is_502_and_failed(sandbox, cluster, people):
+    url = _approved_url(people)
+    sandbox.inject_fault(VWC, status=500, method="PUT", skip=1)  # after the dry run
+    response = client_for(people["operator"]).post(url + "apply/")
+    assert response.status_code == 502, response.json()
+    error = error_of(response)
+    assert error["code"] == "apply_failed"
+    assert error["details"]["outcome"]["status"] == "failed"
+    assert error["details"]["change"]["state"] == "failed"
+    assert error["details"]["change"]["outcome"]["message"] == error["message"]
+    assert [h["timeoutSeconds"] for h in _live_in_cluster(sandbox)["webhooks"]] == [
+        10,
+        10,
+    ]  # nothing half-written
+    retry = client_for(people["operator"]).post(url + "apply/")
+    assert retry.status_code == 200
+
+
+def test_apply_to_an_unreachable_cluster_is_503_and_stays_approved(
+    sandbox, cluster, people
+):
+    url = _approved_url(people)
+    sandbox.inject_fault(VWC, status=503, method="GET")
+    response = client_for(people["operator"]).post(url + "apply/")
+    assert response.status_code == 503, response.json()
+    error = error_of(response)
+    assert error["code"] == "not_sent"
+    assert error["details"]["change"]["state"] == "approved"
