@@ -146,8 +146,10 @@ class DraftFieldsForm(forms.Form):
         # Every error container of the page, for out-of-band swaps.
         self.slots: list[str] = []
         self.meta_name = self._text("name", _("Name"), readonly=not name_editable)
-        self.labels = self._pairs("labels", form_data["labels"])
-        self.annotations = self._pairs("annotations", form_data["annotations"])
+        self.labels = self._pairs("labels", form_data["labels"], "Label")
+        self.annotations = self._pairs(
+            "annotations", form_data["annotations"], "Annotation"
+        )
         hooks = form_data["webhooks"]
         self.webhooks = [
             self._webhook(position, hook, last=position == len(hooks) - 1)
@@ -196,6 +198,7 @@ class DraftFieldsForm(forms.Form):
         placeholder: str = "",
         readonly: bool = False,
         mono: bool = False,
+        aria_label: str = "",
     ) -> FieldView:
         css = f"{TEXT} mono" if mono else TEXT
         attrs = self._attrs(
@@ -204,6 +207,7 @@ class DraftFieldsForm(forms.Form):
             placeholder=placeholder,
             autocomplete="off",
             spellcheck="false",
+            aria_label=aria_label,
         )
         if readonly:
             attrs["readonly"] = True
@@ -257,7 +261,7 @@ class DraftFieldsForm(forms.Form):
 
     # --- groups ----------------------------------------------------------------
 
-    def _pairs(self, list_key: str, rows: list[dict[str, str]]) -> RowsView:
+    def _pairs(self, list_key: str, rows: list[dict[str, str]], noun: str) -> RowsView:
         views = []
         for position, _row in enumerate(rows):
             key = f"{list_key}-{position}"
@@ -266,8 +270,18 @@ class DraftFieldsForm(forms.Form):
                     key,
                     position,
                     {
-                        "key": self._text(f"{key}-key", _("Key"), mono=True),
-                        "value": self._text(f"{key}-value", _("Value"), mono=True),
+                        "key": self._text(
+                            f"{key}-key",
+                            _("Key"),
+                            mono=True,
+                            aria_label=f"{noun} {position + 1}: key",
+                        ),
+                        "value": self._text(
+                            f"{key}-value",
+                            _("Value"),
+                            mono=True,
+                            aria_label=f"{noun} {position + 1}: value",
+                        ),
                     },
                     [],
                 )
@@ -434,7 +448,7 @@ class DraftFieldsForm(forms.Form):
         self, key: str, title: Any, selector: form_model.FormData
     ) -> SelectorView:
         errors = self._slot(key)
-        labels = self._pairs(f"{key}-ml", selector["ml"])
+        labels = self._pairs(f"{key}-ml", selector["ml"], f"{title} matchLabels")
         list_key = f"{key}-me"
         expressions_errors = self._slot(list_key)
         views = []
