@@ -12,6 +12,7 @@ from django.test import Client
 from webhooks_ui.domain import form_model
 from webhooks_ui.domain.manifest import dump_yaml, load_documents
 from webhooks_ui.models import ChangeRequest, ClusterMembership
+from webhooks_ui.services.drafts import text_hash
 
 SHARED = "/clusters/alpha/validating/shared-checks/"
 INJECTOR = "/clusters/alpha/mutating/sidecar-injector/"
@@ -335,3 +336,30 @@ def test_yaml_comments_are_announced_before_the_form_drops_them(
     assert ChangeRequest.objects.get().proposed_text == text  # nothing changed
     _save(editor_client, draft, {**_posted(draft), "w-0-timeout_seconds": "9"}, **HX)
     assert "# managed by hand" not in ChangeRequest.objects.get().proposed_text
+
+
+def test_causes_only_the_apiserver_reported_land_on_their_fields(
+    editor_client, clusters
+):
+    draft = _edit(editor_client)
+    cause = {
+        "field": "webhooks[1].clientConfig.service.name",
+        "reason": "FieldValueInvalid",
+        "message": 'Invalid value: "checker": admission webhook denied it',
+        "line": None,
+    }
+    draft.dry_run_result = {
+        "ok": False,
+        "errors": [cause],
+        "message": "rejected",
+        "at": "2026-11-22T08:00:00+00:00",
+        "text_sha256": text_hash(draft.proposed_text),
+    }
+    draft.save()
+    page = editor_client.get(f"/drafts/{draft.pk}/?mode=form").content.decode()
+    slot = page.split('id="fe-w-1-service_name">')[1].split("</div></div>")[0]
+    assert "API server (dry run): Invalid value" in slot
+    # Once the text changes, that verdict is about another text: not shown.
+    data = {**_posted(draft), "w-0-timeout_seconds": "6"}
+    body = _save(editor_client, draft, data, **HX).content.decode()
+    assert 'id="fe-w-1-service_name" hx-swap-oob="true"></div>' in body

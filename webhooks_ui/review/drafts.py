@@ -189,6 +189,22 @@ class DraftFormSource:
     has_comments: bool = False
 
 
+def draft_form_errors(*, preview: DraftPreview) -> list[dict[str, Any]]:
+    """The problems the form places on its fields: the local validation
+    errors, and the causes of a failed dry run of this very text that local
+    validation did not already report."""
+    errors = list(preview.errors)
+    dry_run = preview.dry_run or {}
+    if preview.dry_run_current and not dry_run.get("ok"):
+        seen = {(row["field"], row["message"]) for row in errors}
+        errors += [
+            {**row, "message": f"API server (dry run): {row['message']}"}
+            for row in dry_run.get("errors") or []
+            if (row["field"], row["message"]) not in seen
+        ]
+    return errors
+
+
 _COMMENT_LINE = re.compile(r"^\s*#", flags=re.MULTILINE)
 
 

@@ -18,6 +18,7 @@ from webhooks_ui.models import ChangeRequest
 from webhooks_ui.permissions import Role, cluster_for
 from webhooks_ui.review.drafts import (
     DraftPreview,
+    draft_form_errors,
     draft_form_source,
     draft_get,
     draft_list,
@@ -29,11 +30,11 @@ from webhooks_ui.views.rendering import render_page
 Action = ChangeRequest.Action
 
 
+MODES = ("yaml", "form")
+
+
 def _to_editor(request: HttpRequest, draft: ChangeRequest) -> HttpResponse:
     return redirect("draft-detail", pk=draft.pk)
-
-
-MODES = ("yaml", "form")
 
 
 def _page(
@@ -76,25 +77,13 @@ def _fields(
     form = DraftFieldsForm(
         data,
         kind=source.kind,
-        errors=_form_errors(draft, preview),
+        errors=draft_form_errors(preview=preview),
         now=now,
         name_editable=draft.action != Action.UPDATE,
         focus=focus,
         has_comments=source.has_comments,
     )
     return form, ""
-
-
-def _form_errors(draft: ChangeRequest, preview: DraftPreview) -> list[dict]:
-    errors = list(draft.validation_errors or [])
-    if preview.dry_run_current and not preview.dry_run.get("ok"):
-        seen = {(row["field"], row["message"]) for row in errors}
-        errors += [
-            {**row, "message": f"API server (dry run): {row['message']}"}
-            for row in preview.dry_run.get("errors") or []
-            if (row["field"], row["message"]) not in seen
-        ]
-    return errors
 
 
 @login_required
