@@ -10,6 +10,8 @@ import io
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests import factories
@@ -564,3 +566,30 @@ def test_apply_to_an_unreachable_cluster_is_503_and_stays_approved(
     error = error_of(response)
     assert error["code"] == "not_sent"
     assert error["details"]["change"]["state"] == "approved"
+
+
+def test_list_queries_stay_flat(cluster, people):
+    api = client_for(people["reviewer"])
+
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert api.get(url).status_code == 200
+        return len(captured)
+
+    first = _created(people, propose=True)
+    api.post(f"{CHANGES}{first['id']}/comment/", {"body": "hm"}, format="json")
+    one, one_audit = queries(CHANGES), queries("/api/v1/audit/")
+    for author, body in [
+        ("editor2", {"action": "delete", "name": "other"}),
+        ("author", {"action": "create", "object": factories.configuration("x")}),
+    ]:
+        created = client_for(people[author]).post(
+            CHANGES,
+            {"cluster": "gamma", "kind": "validating", "propose": True, **body},
+            format="json",
+        )
+        change_url = f"{CHANGES}{created.json()['id']}/"
+        api.post(change_url + "approve/")
+    assert api.get(CHANGES).json()["count"] == 3
+    assert queries(CHANGES) == one
+    assert queries("/api/v1/audit/") == one_audit

@@ -3,6 +3,7 @@ return; input serializers only check types. No rules live here."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db.models import Q
@@ -698,6 +699,27 @@ class ChangeRequestDetailSerializer(ChangeRequestSerializer):
 KIND_INPUTS = ["mutating", "validating", *WebhookConfiguration.Kind.values]
 
 
+class JsonObjectField(serializers.JSONField):
+    """A JSON object that can be stored and sent back: lone surrogates (which
+    JSON escapes allow) and numbers too large for a float (1e400) are refused."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Expected a JSON object.")
+        try:
+            json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise serializers.ValidationError(
+                "Surrogate characters are not allowed."
+            ) from None
+        except ValueError:
+            raise serializers.ValidationError(
+                "Numbers must be finite (this one is too large)."
+            ) from None
+        return value
+
+
 # A pattern, not an enum: enums named "kind" would collide in the components.
 @extend_schema_field({"type": "string", "pattern": f"^({'|'.join(KIND_INPUTS)})$"})
 class KindInputField(serializers.CharField):
@@ -726,7 +748,7 @@ class ChangeCreateSerializer(serializers.Serializer):
     description = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False
     )
-    object = serializers.JSONField(
+    object = JsonObjectField(
         required=False, help_text="The full object to create or replace with."
     )
     text = serializers.CharField(
@@ -735,7 +757,7 @@ class ChangeCreateSerializer(serializers.Serializer):
         trim_whitespace=False,
         help_text="The object as YAML or JSON text (kept verbatim).",
     )
-    patch = serializers.JSONField(
+    patch = JsonObjectField(
         required=False,
         help_text="An RFC 7396 JSON merge patch applied to the live object as "
         "last synced (update only).",
@@ -768,12 +790,7 @@ class ChangeUpdateSerializer(serializers.Serializer):
     text = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False
     )
-    object = serializers.JSONField(required=False)
-
-    def validate_object(self, value: Any) -> Any:
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("The object must be a JSON object.")
-        return value
+    object = JsonObjectField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "text" in attrs and "object" in attrs:
