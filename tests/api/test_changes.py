@@ -277,6 +277,7 @@ def test_reusing_your_open_draft_answers_200(cluster, people):
     )
     assert again.status_code == 200
     assert again.json()["id"] == first["id"]
+    assert again["ETag"] != first["etag"]  # its content changed
     assert again.json()["object"]["webhooks"][0]["timeoutSeconds"] == 9
 
 

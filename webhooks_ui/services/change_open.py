@@ -25,6 +25,7 @@ from webhooks_ui.permissions import Role, has_role
 from webhooks_ui.services import drafts as drafts_service
 from webhooks_ui.services.changes import (
     ChangeError,
+    change_edit,
     change_propose,
     change_update_details,
 )
@@ -99,7 +100,9 @@ def change_open(
             kind=kind,
         )
         if text is not None:
-            drafts_service.draft_save(draft=change, user=user, text=text)
+            # change_edit, not draft_save alone: it bumps the version (ETag),
+            # which matters when an open draft is reused.
+            change = change_edit(change=change, user=user, text=text)
         if title is not None or description is not None:
             change = change_update_details(
                 change=change, user=user, title=title, description=description
