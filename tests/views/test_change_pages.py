@@ -240,3 +240,32 @@ def test_actions_need_post_and_csrf(team):
     assert response.status_code == 403
     draft.refresh_from_db()
     assert draft.state == "in_review"
+
+
+def test_the_editor_of_a_proposed_change_sends_you_to_its_page(team):
+    draft = _draft(team["author"])
+    _propose(team["author"], draft)
+    author = _as(team["author"])
+    response = author.get(f"/drafts/{draft.pk}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/changes/{draft.pk}/"
+    saved = author.post(f"/drafts/{draft.pk}/validate/", {"text": "x: 1"})
+    assert saved.status_code == 302
+    draft.refresh_from_db()
+    assert "x: 1" not in draft.proposed_text  # the proposal is not edited
+    htmx = author.post(
+        f"/drafts/{draft.pk}/validate/", {"text": "x: 1"}, HTTP_HX_REQUEST="true"
+    )
+    assert htmx["HX-Redirect"] == f"/changes/{draft.pk}/"
+    page = author.get(f"/changes/{draft.pk}/").content.decode()
+    assert "no longer a draft" in page
+
+
+def test_a_renamed_create_draft_follows_in_its_title(team):
+    author = _as(team["author"])
+    author.post("/clusters/alpha/drafts/new/validating/")
+    draft = ChangeRequest.objects.get(action="create")
+    text = draft.proposed_text.replace("new-webhook-configuration", "team-guard")
+    author.post(f"/drafts/{draft.pk}/validate/", {"text": text})
+    draft.refresh_from_db()
+    assert (draft.name, draft.title) == ("team-guard", "Create team-guard")

@@ -366,6 +366,8 @@ def _follow_identity(draft: ChangeRequest, obj: dict[str, Any]) -> None:
     metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     name = metadata.get("name")
     if isinstance(name, str) and name:
+        if draft.title == f"Create {draft.name}":  # still the title we made up
+            draft.title = f"Create {name}"[:200]
         draft.name = name[:253]
     if obj.get("kind") in KINDS:
         draft.kind = obj["kind"]

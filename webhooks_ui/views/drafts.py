@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -31,6 +32,22 @@ Action = ChangeRequest.Action
 
 
 MODES = ("yaml", "form")
+
+
+def _elsewhere(request: HttpRequest, draft: ChangeRequest) -> HttpResponse | None:
+    """Where to go when the change request is no longer a draft (proposed,
+    applied, withdrawn...): its own page; None while it is a draft."""
+    if draft.state == ChangeRequest.State.DRAFT:
+        return None
+    messages.info(
+        request,
+        f"This change is {draft.get_state_display()}, no longer a draft: it is "
+        "reviewed on this page. To change it, take it back to draft here.",
+    )
+    url = reverse("change-detail", kwargs={"pk": draft.pk})
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 def _to_editor(request: HttpRequest, draft: ChangeRequest) -> HttpResponse:
@@ -101,6 +118,8 @@ def draft_detail(request: HttpRequest, pk: int) -> HttpResponse:
     mode = request.GET.get("mode", "yaml")
     partial = "editor-pane" if request.htmx.target == "editor-pane" else "feedback"
     draft = draft_get(user=request.user, pk=pk)
+    if (elsewhere := _elsewhere(request, draft)) is not None:
+        return elsewhere
     return _page(request, draft, partial, mode=mode if mode in MODES else "yaml")
 
 
@@ -111,6 +130,8 @@ def draft_form_save(request: HttpRequest, pk: int) -> HttpResponse:
     """Merge the posted form onto the draft's object (after a button's add,
     remove or move, if any), save it as YAML, and answer with the errors."""
     draft = draft_get(user=request.user, pk=pk)
+    if (elsewhere := _elsewhere(request, draft)) is not None:
+        return elsewhere
     source = draft_form_source(draft=draft)
     if source.obj is None:
         response = _page(request, draft, "editor-pane", mode="form")
@@ -169,6 +190,8 @@ def _form_reply(
 def draft_validate(request: HttpRequest, pk: int) -> HttpResponse:
     """Save the text as typed (valid or not) and answer with the feedback."""
     draft = draft_get(user=request.user, pk=pk)
+    if (elsewhere := _elsewhere(request, draft)) is not None:
+        return elsewhere
     if draft.action == Action.DELETE:
         return HttpResponseBadRequest("A delete draft has no text to edit.")
     state = drafts_service.draft_save(
@@ -182,6 +205,8 @@ def draft_validate(request: HttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def draft_dry_run(request: HttpRequest, pk: int) -> HttpResponse:
     draft = draft_get(user=request.user, pk=pk)
+    if (elsewhere := _elsewhere(request, draft)) is not None:
+        return elsewhere
     drafts_service.draft_dry_run(
         draft=draft, user=request.user, text=request.POST.get("text")
     )
@@ -196,6 +221,8 @@ def draft_dry_run(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def draft_discard(request: HttpRequest, pk: int) -> HttpResponse:
     draft = draft_get(user=request.user, pk=pk)
+    if (elsewhere := _elsewhere(request, draft)) is not None:
+        return elsewhere
     drafts_service.draft_discard(draft=draft, user=request.user)
     if request.htmx:
         return HttpResponseClientRedirect(redirect("draft-list").url)
