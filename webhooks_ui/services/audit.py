@@ -90,9 +90,7 @@ def audit_record(
 
 @receiver(user_logged_in, dispatch_uid="audit-login")
 def _logged_in(sender, request, user, **kwargs) -> None:
-    audit_record(
-        action=Action.USER_LOGIN, actor=user, summary="signed in"
-    )
+    audit_record(action=Action.USER_LOGIN, actor=user, summary="signed in")
 
 
 @receiver(user_login_failed, dispatch_uid="audit-login-failed")
