@@ -81,7 +81,10 @@ def test_others_see_only_their_clusters_events_and_no_sign_ins(
     body = viewer.get(AUDIT).json()
     assert {e["cluster"] for e in body["results"]} == {"alpha"}
     assert events["login"].pk not in [e["id"] for e in body["results"]]
-    assert viewer.get(AUDIT + "?cluster=beta").json()["count"] == 0
+    hidden = viewer.get(AUDIT + "?cluster=beta")
+    assert hidden.status_code == 400  # exactly as for a cluster that does not exist
+    unknown = error_of(viewer.get(AUDIT + "?cluster=no-such"))["message"]
+    assert error_of(hidden)["message"] == unknown.replace("no-such", "beta")
     rows = _export_rows(viewer.get(EXPORT))
     assert {row[3] for row in rows[1:]} == {"alpha"}
     assert as_user(nobody).get(AUDIT).json()["count"] == 0
@@ -114,6 +117,11 @@ def test_time_and_change_filters(admin_api, events):
     in_window = admin_api.get(AUDIT, {"since": earlier, "until": later}).json()
     assert in_window["count"] == AuditEvent.objects.count()
     assert admin_api.get(AUDIT, {"change": 12345}).json()["count"] == 0
+    today = now.date().isoformat()  # plain dates, as the audit page sends them
+    assert admin_api.get(AUDIT, {"until": today}).json()["count"] == in_window["count"]
+    assert admin_api.get(AUDIT, {"since": today}).json()["count"] == in_window["count"]
+    by_configuration = admin_api.get(AUDIT, {"configuration": "validating/drifting"})
+    assert [e["id"] for e in by_configuration.json()["results"]] == [events["alpha"].pk]
     for bad in [{"since": "yesterday"}, {"until": "9999-12-31T23:59:59-05:00"}]:
         response = admin_api.get(AUDIT, bad)
         assert response.status_code == 400
@@ -186,5 +194,5 @@ def test_anonymous_is_401(api, url, db):
 
 def test_events_of_a_removed_cluster_stay_for_superusers(admin_api, events, clusters):
     Cluster.objects.filter(pk=clusters[1].pk).delete()
-    ids = [e["id"] for e in admin_api.get(AUDIT + "?cluster=beta").json()["results"]]
+    ids = [e["id"] for e in admin_api.get(AUDIT + "?name=sidecar").json()["results"]]
     assert events["beta"].pk in ids

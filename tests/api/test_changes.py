@@ -520,8 +520,11 @@ def test_list_filters(cluster, people):
     assert ids("?kind=mutating") == []
     assert set(ids("?state=in_review&cluster=gamma")) == both
     assert ids("?state=approved") == []
-    assert ids("?cluster=elsewhere") == []
-    assert api.get(CHANGES + "?state=bogus").status_code == 400
+    assert ids("?name=check") == [mine["id"]]  # contains, as on the page
+    assert ids("?tab=mine") == [other.json()["id"]]  # the page's tabs work too
+    assert ids("?tab=review") == [mine["id"]]
+    for bad in ["?state=bogus", "?cluster=elsewhere"]:  # unknown or hidden alike
+        assert api.get(CHANGES + bad).status_code == 400
 
 
 def test_unknown_change_ids_are_404(cluster, people):

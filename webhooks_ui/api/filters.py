@@ -6,7 +6,8 @@ Each filter has one home: everything the overview filters on lives in
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import django_filters
@@ -16,11 +17,17 @@ from django.utils.translation import gettext_lazy as _
 
 from webhooks_ui.api.permissions import MAX_ID
 from webhooks_ui.converters import KIND_BY_SLUG
-from webhooks_ui.filters import ConfigurationFilterSet
-from webhooks_ui.models import AuditEvent, ChangeRequest, Cluster, RiskFinding
+from webhooks_ui.filters import (
+    AuditEventFilterSet,
+    ChangeRequestFilterSet,
+    ConfigurationFilterSet,
+)
+from webhooks_ui.models import ChangeRequest, Cluster, RiskFinding
+from webhooks_ui.review.audit import audit_actions
 from webhooks_ui.review.matrix import Column, Matrix
 from webhooks_ui.services.changes import awaiting_review
 
+_PLAIN_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 KIND_CHOICES = [
     ("mutating", "mutating"),
     ("validating", "validating"),
@@ -92,9 +99,22 @@ class IdFilter(django_filters.NumberFilter):
 
 
 class _InstantField(django_filters.fields.IsoDateTimeField):
-    """An ISO 8601 instant; one the database cannot hold is invalid, not a 500."""
+    """An ISO 8601 instant, or a plain date as the UI's filters take it (the
+    day's start; with ``end_of_day``, the next day's start: the whole day in).
+    One the database cannot hold is invalid, not a 500."""
+
+    def __init__(self, *args: Any, end_of_day: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.end_of_day = end_of_day
 
     def to_python(self, value: Any) -> datetime | None:
+        if isinstance(value, str) and _PLAIN_DATE.match(value.strip()):
+            try:
+                day = date.fromisoformat(value.strip())
+                start = datetime.combine(day, time.min, tzinfo=UTC)
+                return start + timedelta(days=1) if self.end_of_day else start
+            except (OverflowError, ValueError):
+                raise forms.ValidationError(_("Enter a valid date.")) from None
         instant = super().to_python(value)
         if instant is None:
             return None
@@ -117,18 +137,11 @@ def _kind_filter() -> django_filters.ChoiceFilter:
     )
 
 
-class ApiChangeRequestFilterSet(django_filters.FilterSet):
-    """Change request list filters, named like the change list page's."""
+class ApiChangeRequestFilterSet(ChangeRequestFilterSet):
+    """The change list page's filters (tab, state, cluster, author, name), and
+    ``kind``, ``action``, ``awaiting_my_review`` and ``mine`` for scripts."""
 
-    state = django_filters.MultipleChoiceFilter(
-        label=_("State"), choices=ChangeRequest.State.choices
-    )
-    cluster = django_filters.CharFilter(label=_("Cluster"), field_name="cluster__name")
-    author = django_filters.CharFilter(
-        label=_("Author (username)"), field_name="author__username"
-    )
     kind = _kind_filter()
-    name = django_filters.CharFilter(label=_("Configuration name"), field_name="name")
     action = django_filters.ChoiceFilter(
         label=_("Action"), choices=ChangeRequest.Action.choices
     )
@@ -143,12 +156,15 @@ class ApiChangeRequestFilterSet(django_filters.FilterSet):
         widget=django_filters.widgets.BooleanWidget(),
     )
 
-    class Meta:
-        model = ChangeRequest
-        fields: list[str] = []
-
     def __init__(self, *args: Any, clusters: QuerySet[Cluster], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        user = kwargs["request"].user
+        super().__init__(
+            *args,
+            clusters=clusters,
+            awaiting=awaiting_review(user),
+            user_id=user.pk,
+            **kwargs,
+        )
 
     def filter_kind(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         return queryset.filter(kind=KIND_BY_SLUG.get(value, value))
@@ -156,47 +172,41 @@ class ApiChangeRequestFilterSet(django_filters.FilterSet):
     def filter_awaiting_my_review(
         self, queryset: QuerySet, name: str, value: bool
     ) -> QuerySet:
-        awaiting = awaiting_review(self.request.user).values("pk")
+        awaiting = self._awaiting.values("pk")
         if value:
             return queryset.filter(pk__in=awaiting)
         return queryset.exclude(pk__in=awaiting)
 
     def filter_mine(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:
         if value:
-            return queryset.filter(author_id=self.request.user.pk)
-        return queryset.exclude(author_id=self.request.user.pk)
+            return queryset.filter(author_id=self._user_id)
+        return queryset.exclude(author_id=self._user_id)
 
 
-class ApiAuditEventFilterSet(django_filters.FilterSet):
-    """Audit log filters; the export takes the same query string."""
+class ApiAuditEventFilterSet(AuditEventFilterSet):
+    """The audit page's filters (cluster, user, configuration, action, change),
+    with ``since``/``until`` taking ISO 8601 instants as well as dates, and
+    ``kind`` and an exact ``name`` for scripts. The export takes the same."""
 
-    cluster = django_filters.CharFilter(label=_("Cluster"), field_name="cluster_name")
-    user = django_filters.CharFilter(
-        label=_("User (username)"), field_name="actor_name"
-    )
     kind = _kind_filter()
     name = django_filters.CharFilter(
-        label=_("Configuration name"), field_name="configuration_name"
+        label=_("Configuration name (exact)"), field_name="configuration_name"
     )
-    action = django_filters.CharFilter(
-        label=_("Action"), help_text=_("e.g. change.applied, sync.failed")
-    )
-    change = IdFilter(label=_("Change request id"), field_name="change_id")
+    change = IdFilter(label=_("Change request"), field_name="change_id")
     since = InstantFilter(
-        label=_("Since (ISO 8601, inclusive)"), field_name="at", lookup_expr="gte"
+        label=_("Since (ISO 8601 instant or date, inclusive)"),
+        field_name="at",
+        lookup_expr="gte",
     )
     until = InstantFilter(
-        label=_("Until (ISO 8601, exclusive)"), field_name="at", lookup_expr="lt"
+        label=_("Until (ISO 8601 instant, exclusive; a date: through that day)"),
+        field_name="at",
+        lookup_expr="lt",
+        end_of_day=True,
     )
 
-    class Meta:
-        model = AuditEvent
-        fields: list[str] = []
-
-    def __init__(
-        self, *args: Any, clusters: QuerySet[Cluster] | None = None, **kwargs: Any
-    ) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args: Any, clusters: QuerySet[Cluster], **kwargs: Any) -> None:
+        super().__init__(*args, clusters=clusters, actions=audit_actions(), **kwargs)
 
     def filter_kind(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         return queryset.filter(configuration_kind=KIND_BY_SLUG.get(value, value))
