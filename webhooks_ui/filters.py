@@ -254,7 +254,10 @@ class AuditEventFilterSet(django_filters.FilterSet):
         label=_("Until (UTC)"), method="filter_until", widget=DateInput
     )
     change = django_filters.NumberFilter(
-        label=_("Change request"), field_name="change_id", min_value=1
+        label=_("Change request"),
+        field_name="change_id",
+        min_value=1,
+        max_value=2**63 - 1,  # beyond a 64-bit id: a form error, not a 500
     )
 
     class Meta:

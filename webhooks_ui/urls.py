@@ -1,9 +1,9 @@
 """URLs of the dashboard app; the REST API mirrors these nouns under /api/v1/."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path, register_converter
+from django.urls import path
 
-from webhooks_ui.converters import KindConverter
+from webhooks_ui import converters
 from webhooks_ui.views import (
     audit,
     change_list,
@@ -17,7 +17,7 @@ from webhooks_ui.views import (
     overview,
 )
 
-register_converter(KindConverter, "kind")
+converters.register()
 
 _config = "clusters/<slug:cluster>/<kind:kind>/<str:name>/"
 
@@ -68,11 +68,11 @@ urlpatterns = [
         name="configuration-coverage",
     ),
     path("drafts/", drafts.draft_index, name="draft-list"),
-    path("drafts/<int:pk>/", drafts.draft_detail, name="draft-detail"),
-    path("drafts/<int:pk>/validate/", drafts.draft_validate, name="draft-validate"),
-    path("drafts/<int:pk>/form/", drafts.draft_form_save, name="draft-form"),
-    path("drafts/<int:pk>/dry-run/", drafts.draft_dry_run, name="draft-dry-run"),
-    path("drafts/<int:pk>/discard/", drafts.draft_discard, name="draft-discard"),
+    path("drafts/<id:pk>/", drafts.draft_detail, name="draft-detail"),
+    path("drafts/<id:pk>/validate/", drafts.draft_validate, name="draft-validate"),
+    path("drafts/<id:pk>/form/", drafts.draft_form_save, name="draft-form"),
+    path("drafts/<id:pk>/dry-run/", drafts.draft_dry_run, name="draft-dry-run"),
+    path("drafts/<id:pk>/discard/", drafts.draft_discard, name="draft-discard"),
     path(
         "clusters/<slug:cluster>/drafts/new/<kind:kind>/",
         drafts.draft_new,
@@ -82,16 +82,16 @@ urlpatterns = [
     path(_config + "delete/", drafts.draft_delete, name="draft-delete"),
     path(_config + "clone/", drafts.draft_clone, name="draft-clone"),
     # One change request: review, apply, and what follows (views/changes.py).
-    path("changes/<int:pk>/", changes.change_detail, name="change-detail"),
-    path("changes/<int:pk>/propose/", changes.change_propose, name="change-propose"),
-    path("changes/<int:pk>/review/", changes.change_review, name="change-review"),
-    path("changes/<int:pk>/apply/", changes.change_apply, name="change-apply"),
-    path("changes/<int:pk>/reopen/", changes.change_reopen, name="change-reopen"),
-    path("changes/<int:pk>/withdraw/", changes.change_withdraw, name="change-withdraw"),
-    path("changes/<int:pk>/rebase/", changes.change_rebase, name="change-rebase"),
-    path("changes/<int:pk>/promote/", changes.change_promote, name="change-promote"),
+    path("changes/<id:pk>/", changes.change_detail, name="change-detail"),
+    path("changes/<id:pk>/propose/", changes.change_propose, name="change-propose"),
+    path("changes/<id:pk>/review/", changes.change_review, name="change-review"),
+    path("changes/<id:pk>/apply/", changes.change_apply, name="change-apply"),
+    path("changes/<id:pk>/reopen/", changes.change_reopen, name="change-reopen"),
+    path("changes/<id:pk>/withdraw/", changes.change_withdraw, name="change-withdraw"),
+    path("changes/<id:pk>/rebase/", changes.change_rebase, name="change-rebase"),
+    path("changes/<id:pk>/promote/", changes.change_promote, name="change-promote"),
     path(
-        _config + "history/<int:number>/restore/",
+        _config + "history/<id:number>/restore/",
         changes.revision_restore,
         name="revision-restore",
     ),

@@ -269,3 +269,22 @@ def test_a_renamed_create_draft_follows_in_its_title(team):
     author.post(f"/drafts/{draft.pk}/validate/", {"text": text})
     draft.refresh_from_db()
     assert (draft.name, draft.title) == ("team-guard", "Create team-guard")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/changes/99999999999999999999/",
+        "/drafts/99999999999999999999/",
+        "/clusters/alpha/validating/drifting/history/99999999999999999999/restore/",
+    ],
+)
+def test_ids_too_big_for_the_database_are_404_not_500(team, url):
+    client = _as(team["author"])
+    assert client.get(url).status_code == 404
+    assert client.post(url).status_code == 404
+
+
+def test_an_audit_filter_too_big_for_the_database_is_a_form_error(team):
+    response = _as(team["author"]).get("/audit/?change=99999999999999999999")
+    assert response.status_code in (200, 400)

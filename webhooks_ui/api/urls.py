@@ -6,6 +6,7 @@ clusters/<cluster>/<kind>/<name>/ is a configuration in both.
 
 from django.urls import include, path, re_path
 
+from webhooks_ui import converters
 from webhooks_ui.api.base import NotFoundView
 from webhooks_ui.api.views import (
     audit,
@@ -18,6 +19,8 @@ from webhooks_ui.api.views import (
     tokens,
     validate,
 )
+
+converters.register()
 
 app_name = "api"
 
@@ -84,19 +87,19 @@ v1 = [
     path("findings/", findings.FindingList.as_view(), name="finding-list"),
     path("validate/", validate.Validate.as_view(), name="validate"),
     path(
-        _config + "history/<int:number>/restore/",
+        _config + "history/<id:number>/restore/",
         changes.RevisionRestore.as_view(),
         name="configuration-restore",
     ),
     path("changes/", changes.ChangeList.as_view(), name="change-list"),
     path(
-        "changes/<int:change_id>/",
+        "changes/<id:change_id>/",
         changes.ChangeDetail.as_view(),
         name="change-detail",
     ),
     *[
         path(
-            f"changes/<int:change_id>/{action}/",
+            f"changes/<id:change_id>/{action}/",
             view.as_view(),
             name=f"change-{action}",
         )
@@ -117,7 +120,7 @@ v1 = [
     path("audit/", audit.AuditEventList.as_view(), name="audit-list"),
     path("audit/export/", audit.AuditExport.as_view(), name="audit-export"),
     path("tokens/", tokens.TokenList.as_view(), name="token-list"),
-    path("tokens/<int:token_id>/", tokens.TokenDetail.as_view(), name="token-detail"),
+    path("tokens/<id:token_id>/", tokens.TokenDetail.as_view(), name="token-detail"),
     re_path(r"^.*$", NotFoundView.as_view(), name="not-found"),
 ]
 

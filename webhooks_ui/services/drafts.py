@@ -162,6 +162,7 @@ def draft_save(*, draft: ChangeRequest, user: User, text: str) -> DraftState:
         draft.validation_errors = errors
         if draft.action == Action.CREATE and obj is not None:
             _follow_identity(draft, obj)
+        draft.version += 1  # the API's ETag: an autosave is a change too
         draft.save()
     return DraftState(draft, errors, carried)
 
@@ -201,7 +202,8 @@ def draft_dry_run(
             "at": result.at.isoformat(),
             "text_sha256": checked_hash,
         }
-        locked.save(update_fields=["dry_run_result", "updated_at"])
+        locked.version += 1
+        locked.save(update_fields=["dry_run_result", "version", "updated_at"])
     return result
 
 

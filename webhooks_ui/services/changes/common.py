@@ -32,7 +32,7 @@ class ChangeError(ValueError):
     """The change request cannot do this now (its state, policy, or content).
 
     ``code`` is stable for the API: invalid_state, not_valid, dry_run_failed,
-    policy, conflict, precondition_failed.
+    policy, conflict.
     """
 
     def __init__(self, message: str, *, code: str = "invalid_state") -> None:
