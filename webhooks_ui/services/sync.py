@@ -211,7 +211,10 @@ def _mark_stale_changes(cluster: Cluster) -> None:
     """Open change requests whose object moved under them turn stale."""
     from webhooks_ui.services.changes import changes_mark_stale  # import cycle
 
-    changes_mark_stale(cluster=cluster)
+    try:
+        changes_mark_stale(cluster=cluster)
+    except Exception:  # noqa: BLE001 - the sync itself succeeded and stays so
+        logger.exception("Marking stale change requests on %s failed", cluster.name)
 
 
 def _apply_snapshot(cluster: Cluster, run: SyncRun, snap: ClusterSnapshot) -> Counts:
