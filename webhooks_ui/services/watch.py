@@ -130,7 +130,10 @@ class ClusterWatcher:
     def _analyse(self) -> None:
         findings_refresh(clusters=[self.cluster])
         # Events moved objects under open change requests: those turn stale.
-        changes_mark_stale(cluster=self.cluster)
+        try:
+            changes_mark_stale(cluster=self.cluster)
+        except Exception:  # noqa: BLE001 - derived state; keep watching
+            logger.exception("Marking stale changes on %s failed", self.cluster.name)
 
     def _relist(self) -> None:
         run = cluster_sync(cluster=self.cluster, triggered_by="watch")
