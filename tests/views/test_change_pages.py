@@ -288,3 +288,13 @@ def test_ids_too_big_for_the_database_are_404_not_500(team, url):
 def test_an_audit_filter_too_big_for_the_database_is_a_form_error(team):
     response = _as(team["author"]).get("/audit/?change=99999999999999999999")
     assert response.status_code in (200, 400)
+
+
+def test_the_configuration_page_lists_its_open_change_requests(team):
+    draft = _draft(team["author"])
+    viewer = _as(team["viewer"])
+    assert 'id="open-changes"' not in viewer.get(DRIFTING).content.decode()
+    _propose(team["author"], draft)
+    for url in (DRIFTING, DRIFTING + "history/", DRIFTING + "yaml/"):
+        page = viewer.get(url).content.decode()
+        assert f'data-change="{draft.pk}"' in page, url

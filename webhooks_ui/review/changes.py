@@ -149,9 +149,10 @@ def _three_way(change: ChangeRequest) -> ThreeWay | None:
 
 
 def changes_for_configuration(
-    *, user: AnyUser, cluster: Cluster, kind: str, name: str
+    *, cluster: Cluster, kind: str, name: str
 ) -> QuerySet[ChangeRequest]:
-    """Open change requests on one configuration (shown on its page)."""
+    """Open change requests on one configuration (shown on its page to anyone
+    who can see the cluster; drafts stay private)."""
     return (
         ChangeRequest.objects.filter(
             cluster=cluster,
