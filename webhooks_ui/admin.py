@@ -16,6 +16,8 @@ from webhooks_ui.models import (
     SyncRun,
     WebhookConfiguration,
 )
+from webhooks_ui.services.audit import audit_record
+from webhooks_ui.services.policy import POLICY_CHANGED, policy_of
 
 
 class ClusterMembershipInline(admin.TabularInline):
@@ -47,6 +49,57 @@ class ClusterAdmin(admin.ModelAdmin):
     @admin.display(description=_("credentials"))
     def credentials_status(self, obj: Cluster) -> str:
         return _("stored, encrypted") if obj.credentials_encrypted else _("none")
+
+    # Changes made here are audited like the same changes made on the
+    # cluster's settings page.
+    def save_model(self, request, obj: Cluster, form, change: bool) -> None:
+        before = policy_of(Cluster.objects.get(pk=obj.pk)) if change else None
+        super().save_model(request, obj, form, change)
+        after = policy_of(obj)
+        if before is not None and before != after:
+            changed = sorted(k for k in after if before[k] != after[k])
+            audit_record(
+                action=POLICY_CHANGED,
+                actor=request.user,
+                cluster=obj,
+                summary="changed the approval policy in the admin: "
+                + ", ".join(changed),
+                detail={"before": before, "after": after, "via": "admin"},
+            )
+
+    def save_formset(self, request, form, formset, change: bool) -> None:
+        # Read what is removed before saving deletes it.
+        removed = [
+            (f.instance.pk, str(f.instance.user or f.instance.group), f.instance.role)
+            for f in formset.deleted_forms
+            if isinstance(f.instance, ClusterMembership) and f.instance.pk
+        ]
+        super().save_formset(request, form, formset, change)
+        cluster = form.instance
+        granted = [
+            m for m in formset.new_objects if isinstance(m, ClusterMembership)
+        ] + [
+            m
+            for m, _fields in formset.changed_objects
+            if isinstance(m, ClusterMembership)
+        ]
+        for membership in granted:
+            holder = str(membership.user or membership.group)
+            audit_record(
+                action="membership.granted",
+                actor=request.user,
+                cluster=cluster,
+                summary=f"granted {membership.role} to {holder} in the admin",
+                detail={"role": membership.role, "holder": holder, "via": "admin"},
+            )
+        for pk, holder, role in removed:
+            audit_record(
+                action="membership.revoked",
+                actor=request.user,
+                cluster=cluster,
+                summary=f"revoked {role} from {holder} in the admin",
+                detail={"role": role, "holder": holder, "membership": pk},
+            )
 
 
 @admin.register(SyncRun)
