@@ -2,6 +2,8 @@
 
 import difflib
 
+from tests.domain import minimal
+from tests.domain.minimal import make_webhook
 from webhooks_ui.domain.defaulting import apply_defaults
 from webhooks_ui.domain.diff import (
     Change,
@@ -14,32 +16,8 @@ from webhooks_ui.domain.diff import (
 from webhooks_ui.domain.normalize import fingerprint
 
 
-def make_webhook(name="a.example.com", **fields):
-    webhook = {
-        "name": name,
-        "clientConfig": {"service": {"namespace": "ns", "name": "svc"}},
-        "rules": [
-            {
-                "operations": ["CREATE"],
-                "apiGroups": [""],
-                "apiVersions": ["v1"],
-                "resources": ["pods"],
-            }
-        ],
-        "sideEffects": "None",
-        "admissionReviewVersions": ["v1"],
-    }
-    webhook.update(fields)
-    return webhook
-
-
 def make_config(*webhooks, kind="MutatingWebhookConfiguration", **metadata):
-    return {
-        "apiVersion": "admissionregistration.k8s.io/v1",
-        "kind": kind,
-        "metadata": {"name": "cfg", **metadata},
-        "webhooks": list(webhooks) or [make_webhook()],
-    }
+    return minimal.make_config(*webhooks, kind=kind, **metadata)
 
 
 def paths(changes):

@@ -2,41 +2,13 @@
 
 import copy
 
+from tests.domain.minimal import make_config, make_webhook
 from webhooks_ui.domain.normalize import (
     SERVER_MANAGED_METADATA,
     fingerprint,
     normalize,
     strip_server_fields,
 )
-
-
-def make_webhook(name="a.example.com", **fields):
-    webhook = {
-        "name": name,
-        "clientConfig": {"service": {"namespace": "ns", "name": "svc"}},
-        "rules": [
-            {
-                "operations": ["CREATE"],
-                "apiGroups": [""],
-                "apiVersions": ["v1"],
-                "resources": ["pods"],
-            }
-        ],
-        "sideEffects": "None",
-        "admissionReviewVersions": ["v1"],
-    }
-    webhook.update(fields)
-    return webhook
-
-
-def make_config(*webhooks, kind="ValidatingWebhookConfiguration", **metadata):
-    return {
-        "apiVersion": "admissionregistration.k8s.io/v1",
-        "kind": kind,
-        "metadata": {"name": "cfg", **metadata},
-        "webhooks": list(webhooks) or [make_webhook()],
-    }
-
 
 SERVER_METADATA = {
     "uid": "0b6f4b1e-0000-4000-8000-000000000000",
