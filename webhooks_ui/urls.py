@@ -104,4 +104,15 @@ urlpatterns = [
         cluster_settings.cluster_settings,
         name="cluster-settings",
     ),
+    # Memberships, managed from a cluster's settings page (admin role).
+    path(
+        "clusters/<slug:cluster>/settings/memberships/",
+        cluster_settings.cluster_membership_grant,
+        name="cluster-membership-grant",
+    ),
+    path(
+        "clusters/<slug:cluster>/settings/memberships/<id:membership_id>/revoke/",
+        cluster_settings.cluster_membership_revoke,
+        name="cluster-membership-revoke",
+    ),
 ]

@@ -65,6 +65,15 @@ MATRIX: dict[str, Rule] = {
         "POST", "/clusters/alpha/test-connection/", ("admin",)
     ),
     "cluster-settings": Rule("GET", "/clusters/alpha/settings/", ("admin",)),
+    "cluster-membership-grant": Rule(
+        "POST",
+        "/clusters/alpha/settings/memberships/",
+        ("admin",),
+        data={"holder_kind": "user", "holder_name": "nobody", "role": "viewer"},
+    ),
+    "cluster-membership-revoke": Rule(
+        "POST", "/clusters/alpha/settings/memberships/{membership}/revoke/", ("admin",)
+    ),
     "configuration-detail": Rule("GET", CONFIG, READERS),
     "configuration-yaml": Rule("GET", CONFIG + "yaml/", READERS),
     "configuration-history": Rule("GET", CONFIG + "history/", READERS),
@@ -157,6 +166,7 @@ def world(clusters):
         "change": change.pk,
         "draft": draft.pk,
         "token": token.pk,
+        "membership": ClusterMembership.objects.get(user=users["viewer"]).pk,
     }
     return users, ids
 

@@ -5,30 +5,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from webhooks_ui.models import Cluster, ClusterMembership
+from webhooks_ui.services.memberships import holder_of
 
 ROLE_ORDER = [role for role, _label in ClusterMembership.Role.choices]
+
+
+@dataclass(frozen=True)
+class Held:
+    """One membership: the row a "Revoke" button posts to."""
+
+    id: int
+    role: str
 
 
 @dataclass(frozen=True)
 class Holder:
     kind: str  # "user" or "group"
     name: str
-    roles: list[str]
+    memberships: list[Held]
 
 
 def memberships_by_holder(*, cluster: Cluster) -> list[Holder]:
     """Users first, then groups, each with its roles in the usual order."""
-    grouped: dict[tuple[str, str], set[str]] = {}
+    grouped: dict[tuple[str, str], list[Held]] = {}
     memberships = ClusterMembership.objects.filter(cluster=cluster).select_related(
         "user", "group"
     )
     for membership in memberships:
-        if membership.user_id:
-            key = ("user", membership.user.get_username())
-        else:
-            key = ("group", membership.group.name)
-        grouped.setdefault(key, set()).add(membership.role)
+        grouped.setdefault(holder_of(membership), []).append(
+            Held(membership.pk, membership.role)
+        )
     return [
-        Holder(kind, name, sorted(roles, key=ROLE_ORDER.index))
-        for (kind, name), roles in sorted(grouped.items())
+        Holder(kind, name, sorted(held, key=lambda h: ROLE_ORDER.index(h.role)))
+        for (kind, name), held in sorted(grouped.items())
     ]
