@@ -16,7 +16,7 @@ from webhooks_ui.models import (
     SyncRun,
     WebhookConfiguration,
 )
-from webhooks_ui.services.audit import audit_record
+from webhooks_ui.services.audit import Action, audit_record
 from webhooks_ui.services.policy import POLICY_CHANGED, policy_of
 
 
@@ -86,7 +86,7 @@ class ClusterAdmin(admin.ModelAdmin):
         for membership in granted:
             holder = str(membership.user or membership.group)
             audit_record(
-                action="membership.granted",
+                action=Action.MEMBERSHIP_GRANTED,
                 actor=request.user,
                 cluster=cluster,
                 summary=f"granted {membership.role} to {holder} in the admin",
@@ -94,7 +94,7 @@ class ClusterAdmin(admin.ModelAdmin):
             )
         for pk, holder, role in removed:
             audit_record(
-                action="membership.revoked",
+                action=Action.MEMBERSHIP_REVOKED,
                 actor=request.user,
                 cluster=cluster,
                 summary=f"revoked {role} from {holder} in the admin",

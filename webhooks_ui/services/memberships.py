@@ -17,10 +17,10 @@ from django.db.models import Q
 
 from webhooks_ui.models import Cluster, ClusterMembership
 from webhooks_ui.permissions import Role, has_role
-from webhooks_ui.services.audit import audit_record
+from webhooks_ui.services.audit import Action, audit_record
 
-MEMBERSHIP_GRANTED = "membership.granted"
-MEMBERSHIP_REVOKED = "membership.revoked"
+MEMBERSHIP_GRANTED = Action.MEMBERSHIP_GRANTED
+MEMBERSHIP_REVOKED = Action.MEMBERSHIP_REVOKED
 USER = "user"
 GROUP = "group"
 

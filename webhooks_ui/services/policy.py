@@ -15,9 +15,9 @@ from django.db import transaction
 from webhooks_ui.domain import change_window as change_window_rules
 from webhooks_ui.models import Cluster
 from webhooks_ui.permissions import Role, has_role
-from webhooks_ui.services.audit import audit_record
+from webhooks_ui.services.audit import Action, audit_record
 
-POLICY_CHANGED = "cluster.policy_changed"
+POLICY_CHANGED = Action.CLUSTER_POLICY_CHANGED
 APPROVALS_MIN = 1
 APPROVALS_MAX = 10
 POLICY_FIELDS = ("approvals_required", "author_may_apply", "change_window")
