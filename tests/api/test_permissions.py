@@ -16,6 +16,7 @@ from webhooks_ui.services.tokens import api_token_create
 READS = [
     "/api/v1/clusters/alpha/",
     "/api/v1/clusters/alpha/sync/status/",
+    "/api/v1/clusters/alpha/policy/",
     "/api/v1/clusters/alpha/validating/drifting/",
     "/api/v1/clusters/alpha/validating/drifting/history/",
     "/api/v1/clusters/alpha/validating/drifting/history/diff/",
@@ -253,6 +254,56 @@ def test_change_and_audit_permission_matrix(
         target = url.format(id=change.pk) if change else url
         with django_capture_on_commit_callbacks(execute=False):
             response = getattr(client, method)(target, body, format="json")
+        if response.status_code >= 400:
+            error_of(response)  # the one error shape, always
+        got.append(response.status_code)
+    assert dict(zip(ROWS, got, strict=True)) == dict(zip(ROWS, expected, strict=True))
+
+
+# --- cluster administration: the policy and memberships ---------------------------
+
+_POLICY = "/api/v1/clusters/alpha/policy/"
+_MEMBERSHIPS = "/api/v1/clusters/alpha/memberships/"
+_NEW_POLICY = {"approvals_required": 2, "author_may_apply": False, "change_window": ""}
+# endpoint: (method, url, body, statuses by row); {membership} is a fresh viewer
+# membership of alpha per row, {target} a fresh user without a role.
+CLUSTER_ADMIN_MATRIX = {
+    "policy": ("get", _POLICY, None,
+               [401, 404, 200, 200, 200, 200, 200, 200, 200]),
+    "policy-put": ("put", _POLICY, _NEW_POLICY,
+                   [401, 404, 403, 403, 403, 403, 403, 200, 200]),
+    "policy-patch": ("patch", _POLICY, {"author_may_apply": True},
+                     [401, 404, 403, 403, 403, 403, 403, 200, 200]),
+    "memberships": ("get", _MEMBERSHIPS, None,
+                    [401, 404, 403, 403, 403, 403, 403, 200, 200]),
+    "grant": ("post", _MEMBERSHIPS, {"role": "viewer", "user": "{target}"},
+              [401, 404, 403, 403, 403, 403, 403, 201, 201]),
+    "revoke": ("delete", _MEMBERSHIPS + "{membership}/", None,
+               [401, 404, 403, 403, 403, 403, 403, 204, 204]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("endpoint", list(CLUSTER_ADMIN_MATRIX))
+def test_cluster_admin_permission_matrix(matrix_people, clusters, endpoint):
+    method, url, body, expected = CLUSTER_ADMIN_MATRIX[endpoint]
+    got = []
+    for number, row in enumerate(ROWS):
+        user = matrix_people[row]
+        client = APIClient()
+        if user is not None:
+            secret = api_token_create(user=user, name="matrix").secret
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+        target = User.objects.create_user(f"target-{number}")
+        held = ClusterMembership.objects.create(
+            cluster=clusters[0], user=target, role="viewer"
+        )
+        sent = body
+        if body and body.get("user") == "{target}":
+            held.delete()
+            sent = {**body, "user": target.username}
+        response = getattr(client, method)(
+            url.format(membership=held.pk), sent, format="json"
+        )
         if response.status_code >= 400:
             error_of(response)  # the one error shape, always
         got.append(response.status_code)

@@ -14,6 +14,7 @@ import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
 
+from django.contrib.auth.models import User  # noqa: E402
 from django.core.signals import request_finished, request_started  # noqa: E402
 from django.db import close_old_connections  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
@@ -23,6 +24,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance  # noq
 from dashboard.wsgi import application  # noqa: E402
 from tests.api.test_schema import schema_document  # noqa: E402
 from webhooks_ui.domain.kinds import VALIDATING  # noqa: E402
+from webhooks_ui.models import ClusterMembership  # noqa: E402
 from webhooks_ui.services.change_open import change_open  # noqa: E402
 from webhooks_ui.services.tokens import api_token_create  # noqa: E402
 
@@ -63,16 +65,29 @@ def known_change(admin_user, clusters) -> int:
     return opened.change.pk
 
 
+@pytest.fixture
+def known_membership(clusters) -> int:
+    """A viewer on alpha, so membership endpoints meet a real one (and a real
+    user to grant roles to)."""
+    user = User.objects.create_user(GRANTEE)
+    return ClusterMembership.objects.create(
+        cluster=clusters[0], user=user, role="viewer"
+    ).pk
+
+
 # Built at import, from the code (no request): the same document /api/schema/
 # serves. (schemathesis.pytest.from_fixture does not work with pytest 9.)
 api_schema = schemathesis.openapi.from_dict(schema_document())
 api_schema.app = application
 KNOWN = {"cluster": "alpha", "name": "shared-checks", "number": 1}
 QUERY_CLUSTER = {"/api/v1/coverage/", "/api/v1/validate/"}
-# Bodies naming clusters: aim at real ones, so creates and promotions happen.
-BODY_CLUSTERS = {
+GRANTEE = "schemathesis-grantee"
+# Bodies naming clusters or users: aim at real ones, so creates, promotions and
+# grants happen.
+BODY_NAMES = {
     "/api/v1/changes/": ("cluster", "alpha"),
     "/api/v1/changes/{change_id}/promote/": ("clusters", ["beta"]),
+    "/api/v1/clusters/{cluster}/memberships/": ("user", GRANTEE),
 }
 
 
@@ -83,18 +98,20 @@ BODY_CLUSTERS = {
     suppress_health_check=list(HealthCheck),
     derandomize=True,
 )
-def test_the_live_api_matches_its_schema(case, admin_secret, known_change):
+def test_the_live_api_matches_its_schema(
+    case, admin_secret, known_change, known_membership
+):
     # Random path names would only ever meet 404s (tested elsewhere): aim at
     # objects that exist so the 200 answers are checked against the schema too.
-    known = {**KNOWN, "change_id": known_change}
+    known = {**KNOWN, "change_id": known_change, "membership_id": known_membership}
     case.path_parameters = {
         **(case.path_parameters or {}),
         **{k: v for k, v in known.items() if k in (case.path_parameters or {})},
     }
     if case.query and "cluster" in case.query and case.path in QUERY_CLUSTER:
         case.query = {**case.query, "cluster": "alpha"}
-    if isinstance(case.body, dict) and case.path in BODY_CLUSTERS:
-        key, value = BODY_CLUSTERS[case.path]
+    if isinstance(case.body, dict) and case.path in BODY_NAMES:
+        key, value = BODY_NAMES[case.path]
         if key in case.body:
             case.body = {**case.body, key: value}
     response = case.call_and_validate(

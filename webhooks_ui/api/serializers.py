@@ -20,6 +20,7 @@ from webhooks_ui.models import (
     ChangeRequest,
     ChangeReview,
     Cluster,
+    ClusterMembership,
     ConfigurationRevision,
     RiskFinding,
     SyncRun,
@@ -137,6 +138,50 @@ class ConnectionReportSerializer(serializers.Serializer):
     can_list = serializers.DictField(child=serializers.BooleanField())
     error = serializers.CharField()
     summary = serializers.CharField()
+
+
+# --- cluster administration -----------------------------------------------------
+
+
+class ClusterPolicySerializer(serializers.Serializer):
+    """A cluster's approval policy; as input, its values are checked by
+    ``cluster_policy_update`` (the settings page's rules and words)."""
+
+    approvals_required = serializers.IntegerField(
+        help_text="Approvals from people other than the author before apply (1 to 10)."
+    )
+    author_may_apply = serializers.BooleanField(
+        help_text="Whether an operator may apply a change they wrote themselves."
+    )
+    change_window = serializers.CharField(
+        max_length=200,
+        allow_blank=True,
+        help_text="When changes may be applied, in UTC, e.g. 'Mon-Fri 09:00-17:00'. "
+        "Empty: any time.",
+    )
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    """A role on the cluster, held by a user or by a group (the other is null)."""
+
+    user = serializers.CharField(source="user.username", allow_null=True)
+    group = serializers.CharField(source="group.name", allow_null=True)
+
+    class Meta:
+        model = ClusterMembership
+        fields = ["id", "role", "user", "group"]
+
+
+class MembershipGrantSerializer(serializers.Serializer):
+    """Who gets which role: name exactly one of ``user`` and ``group``."""
+
+    role = serializers.ChoiceField(ClusterMembership.Role.choices)
+    user = serializers.CharField(
+        max_length=150, required=False, allow_null=True, help_text="A username."
+    )
+    group = serializers.CharField(
+        max_length=150, required=False, allow_null=True, help_text="A group name."
+    )
 
 
 # --- configurations ---------------------------------------------------------------

@@ -11,6 +11,7 @@ from webhooks_ui.api.base import NotFoundView
 from webhooks_ui.api.views import (
     audit,
     changes,
+    cluster_admin,
     clusters,
     configurations,
     coverage,
@@ -47,6 +48,21 @@ v1 = [
         "clusters/<slug:cluster>/test-connection/",
         clusters.ClusterTestConnection.as_view(),
         name="cluster-test-connection",
+    ),
+    path(
+        "clusters/<slug:cluster>/policy/",
+        cluster_admin.ClusterPolicy.as_view(),
+        name="cluster-policy",
+    ),
+    path(
+        "clusters/<slug:cluster>/memberships/",
+        cluster_admin.ClusterMembershipList.as_view(),
+        name="cluster-membership-list",
+    ),
+    path(
+        "clusters/<slug:cluster>/memberships/<id:membership_id>/",
+        cluster_admin.ClusterMembershipDetail.as_view(),
+        name="cluster-membership-detail",
     ),
     path(
         "configurations/",
