@@ -55,3 +55,24 @@ def test_no_credential_ever_leaves(admin_api):
         text = admin_api.get(url).content.decode()
         assert "credential" not in text
         assert 'kubeconfig"' not in text.replace('"auth_method":"kubeconfig"', "")
+
+
+def test_form_encoded_bodies_are_refused_with_415(admin_api):
+    """Bodies are JSON (the schema says so); a form post is not half-understood."""
+    response = admin_api.post(
+        "/api/v1/changes/",
+        "cluster=alpha&action=update&kind=validating&name=shared-checks",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 415
+    assert error_of(response)["code"] == "unsupported_media_type"
+
+
+def test_the_schema_offers_json_bodies_only_outside_validate(admin_api):
+    schema = admin_api.get("/api/schema/?format=json").json()
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody")
+            if not body or path == "/api/v1/validate/":
+                continue
+            assert list(body["content"]) == ["application/json"], (method, path)
