@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import http.client
+import threading
+import time
+
 import pytest
 from kubernetes import client as k8s
 from kubernetes.client.rest import ApiException
@@ -640,3 +644,19 @@ def test_injected_faults(sandbox: SandboxServer) -> None:
     with pytest.raises(TimeoutError):
         call(sandbox, "GET", VWC_PATH, timeout=0.3)
     assert call(sandbox, "GET", VWC_PATH).status == 200
+
+
+def test_a_request_held_when_the_sandbox_stops_gets_no_answer() -> None:
+    """As when an apiserver dies: the held request's connection just closes."""
+    sandbox = SandboxServer(name="dying", objects=[]).start()
+    sandbox.inject_fault(VWC_PATH, delay=5.0)
+    timer = threading.Timer(0.3, sandbox.stop)
+    timer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises((ConnectionError, http.client.HTTPException, OSError)):
+            call(sandbox, "GET", VWC_PATH, timeout=10)
+    finally:
+        timer.join()
+        sandbox.stop()
+    assert time.monotonic() - started < 4  # dropped at the stop, not after the delay

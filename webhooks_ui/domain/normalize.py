@@ -167,7 +167,10 @@ def _prune(value: Any) -> Any:
             if child is None:
                 continue
             if key not in _USER_KEYED_MAPS:
-                child = _prune(child)
+                # Scalars are most values: skip the call for them (sync
+                # fingerprints every changed object through here).
+                if isinstance(child, (dict, list)):
+                    child = _prune(child)
             elif isinstance(child, dict):
                 child = dict(child)  # values are strings: a shallow copy is a copy
             if key in _OMIT_WHEN_EMPTY and child in ("", [], {}):
@@ -175,5 +178,7 @@ def _prune(value: Any) -> Any:
             pruned[key] = child
         return pruned
     if isinstance(value, list):
-        return [_prune(item) for item in value]
+        return [
+            _prune(item) if isinstance(item, (dict, list)) else item for item in value
+        ]
     return value

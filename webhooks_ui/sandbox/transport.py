@@ -81,6 +81,9 @@ class SandboxHTTPServer(ThreadingHTTPServer):
 
 class SandboxRequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: with Nagle's algorithm the
+    # body then waits for the client's delayed ACK (~40 ms per small response).
+    disable_nagle_algorithm = True
     # Idle keep-alive connections end after this long (seconds).
     timeout = 120
     server: SandboxHTTPServer
@@ -157,8 +160,11 @@ class SandboxRequestHandler(BaseHTTPRequestHandler):
 
     def _answer_fault(self, fault: Fault, backend: Backend) -> bool:
         """Apply a fault; True when it replaced the real answer."""
-        if fault.delay:
-            backend.stopping.wait(fault.delay)
+        if fault.delay and backend.stopping.wait(fault.delay):
+            # Stopped while holding the request: drop it unanswered, as a dying
+            # apiserver would (not answer it in a race with the shutdown).
+            self.close_connection = True
+            return True
         if fault.status is not None:
             self._send(Response(fault.status, injected(fault.status)))
             return True
