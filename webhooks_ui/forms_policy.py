@@ -22,7 +22,7 @@ class ClusterPolicyForm(forms.ModelForm):
             "change_window": forms.TextInput(
                 attrs={
                     "class": "form-control form-control-sm mono",
-                    "placeholder": "Mon-Fri 09:00-17:00",
+                    "placeholder": "Mon-Fri 09:00-17:00 Europe/Berlin",
                 }
             ),
         }

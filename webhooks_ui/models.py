@@ -71,8 +71,8 @@ class Cluster(models.Model):
         blank=True,
         validators=[validate_change_window],
         help_text=_(
-            "When changes may be applied, in UTC, e.g. 'Mon-Fri 09:00-17:00'. "
-            "Empty: any time."
+            "When changes may be applied, e.g. 'Mon-Fri 09:00-17:00' (UTC) or "
+            "'Mon-Fri 09:00-17:00 Europe/Berlin'. Empty: any time."
         ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -88,6 +88,14 @@ class Cluster(models.Model):
     def __repr__(self) -> str:
         # Never include credentials, not even their ciphertext.
         return f"<Cluster {self.pk}: {self.name}>"
+
+    @property
+    def change_window_text(self) -> str:
+        """The change window with its time zone spelled out ("" for none)."""
+        try:
+            return change_window.parse(self.change_window).describe()
+        except change_window.ChangeWindowError:
+            return self.change_window
 
 
 class SyncRun(models.Model):

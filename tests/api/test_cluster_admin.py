@@ -18,7 +18,7 @@ MEMBERSHIPS = "/api/v1/clusters/alpha/memberships/"
 GOOD_POLICY = {
     "approvals_required": 2,
     "author_may_apply": True,
-    "change_window": "Mon-Fri 09:00-17:00",
+    "change_window": "Mon-Fri 09:00-17:00 Europe/Berlin",
 }
 
 
@@ -67,7 +67,7 @@ def test_an_admin_replaces_the_policy_and_it_is_audited(alpha_admin, admin_role)
     assert (alpha.approvals_required, alpha.author_may_apply, alpha.change_window) == (
         2,
         True,
-        "Mon-Fri 09:00-17:00",
+        "Mon-Fri 09:00-17:00 Europe/Berlin",
     )
     [event] = _events(POLICY_CHANGED)
     assert event.actor == admin_role and event.actor_name == "admin"
@@ -99,6 +99,11 @@ def test_saving_the_same_policy_logs_nothing(alpha_admin):
         ({"approvals_required": "two"}, "approvals_required", "valid integer"),
         ({"author_may_apply": "perhaps"}, "author_may_apply", "valid boolean"),
         ({"change_window": "weekdays 9-5"}, "change_window", "is not a window"),
+        (
+            {"change_window": "Mon-Fri 09:00-17:00 Europe/Berln"},
+            "change_window",
+            "is not a time zone",
+        ),
         ({"change_window": "x" * 201}, "change_window", "200 characters"),
     ],
 )

@@ -54,10 +54,50 @@ def test_next_opening():
     assert window.next_opening(at(0, 10)) == at(0, 10)
 
 
+def test_a_window_without_a_zone_is_utc_and_says_so():
+    window = parse("Mon-Fri 09:00-17:00")
+    assert window.zone_name == "UTC" and not window.zone_given
+    assert window.describe() == "Mon-Fri 09:00-17:00 UTC"
+    assert parse("Mon-Fri 09:00-17:00 UTC").describe() == "Mon-Fri 09:00-17:00 UTC"
+
+
+def test_hours_are_wall_clock_time_in_the_zone():
+    window = parse("Mon-Fri 09:00-17:00, Sat 10:00-12:00 Europe/Berlin")
+    assert window.describe() == "Mon-Fri 09:00-17:00, Sat 10:00-12:00 Europe/Berlin"
+    # Winter: Berlin is UTC+1.
+    assert not window.is_open(at(0, 7, 59))
+    assert window.is_open(at(0, 8))
+    assert window.is_open(at(5, 9, 30))  # Saturday 10:30 in Berlin
+    # Summer (CEST, UTC+2): 09:00 Berlin is 07:00 UTC.
+    summer_monday = datetime(2026, 7, 6, 7, 0, tzinfo=UTC)
+    assert window.is_open(summer_monday)
+    assert not window.is_open(summer_monday - timedelta(minutes=1))
+
+
+def test_next_opening_is_in_the_zone_and_right_across_dst():
+    window = parse("daily 09:00-10:00 Europe/Berlin")
+    # Saturday 28 March 2026, 12:00 UTC; clocks go forward that night.
+    opening = window.next_opening(datetime(2026, 3, 28, 12, 0, tzinfo=UTC))
+    assert opening.isoformat() == "2026-03-29T09:00:00+02:00"
+    assert opening.astimezone(UTC) == datetime(2026, 3, 29, 7, 0, tzinfo=UTC)
+    inside = datetime(2026, 3, 30, 7, 30, tzinfo=UTC)
+    assert window.next_opening(inside) == inside
+
+
+@pytest.mark.parametrize(
+    "zone", ["Europe/Berln", "Europe/", "../../etc/passwd", "Mars/Base"]
+)
+def test_unknown_time_zones_are_refused_with_a_reason(zone):
+    with pytest.raises(ChangeWindowError, match="is not a time zone"):
+        parse(f"Mon-Fri 09:00-17:00 {zone}")
+
+
 @pytest.mark.parametrize(
     "text",
     [
         "weekdays",
+        "Europe/Berlin",
+        "Mon-Fri 09:00-17:00 Berlin",
         "Mon 9-17",
         "Funday 09:00-10:00",
         "Mon 25:00-26:00",

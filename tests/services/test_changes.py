@@ -247,6 +247,24 @@ def test_change_window_blocks_apply_outside_it(cluster, people):
     assert changes.change_apply(change=change, user=people["operator"], now=monday)
 
 
+def test_a_change_window_in_a_time_zone_says_when_it_opens_there(cluster, people):
+    cluster.change_window = "Mon-Fri 09:00-17:00 America/New_York"
+    cluster.save()
+    change = _approved(cluster, people)
+    # 10:00 UTC on a Monday is 05:00 in New York: closed until 09:00 there.
+    monday_morning = datetime(2026, 11, 23, 10, 0, tzinfo=UTC)
+    with pytest.raises(changes.ChangeError) as refused:
+        changes.change_apply(change=change, user=people["operator"], now=monday_morning)
+    assert "(Mon-Fri 09:00-17:00 America/New_York)" in str(refused.value)
+    assert "It opens Mon 2026-11-23 09:00 America/New_York." in str(refused.value)
+    change.refresh_from_db()
+    assert change.state == "approved"
+    new_york_office_hours = datetime(2026, 11, 23, 14, 30, tzinfo=UTC)
+    assert changes.change_apply(
+        change=change, user=people["operator"], now=new_york_office_hours
+    )
+
+
 def test_out_of_band_change_makes_it_stale_then_one_click_rebase(
     sandbox, cluster, people
 ):

@@ -138,5 +138,5 @@ def test_the_audit_summary_names_only_what_changed(cluster):
     event = AuditEvent.objects.get(action=POLICY_CHANGED)
     assert event.detail["changed"] == ["change_window"]
     assert event.summary == (
-        "Approval policy of prod: change window daily 22:00-02:00 (UTC)"
+        "Approval policy of prod: change window daily 22:00-02:00 UTC"
     )

@@ -298,3 +298,17 @@ def test_the_configuration_page_lists_its_open_change_requests(team):
     for url in (DRIFTING, DRIFTING + "history/", DRIFTING + "yaml/"):
         page = viewer.get(url).content.decode()
         assert f'data-change="{draft.pk}"' in page, url
+
+
+def test_the_review_page_gives_the_change_window_with_its_time_zone(team, clusters):
+    alpha = clusters[0]
+    alpha.change_window = "Mon-Fri 09:00-17:00 Asia/Tokyo"
+    alpha.save()
+    draft = _draft(team["author"])
+    _propose(team["author"], draft)
+    page = _as(team["reviewer"]).get(f"/changes/{draft.pk}/").content.decode()
+    assert "changes are applied Mon-Fri 09:00-17:00 Asia/Tokyo." in page
+    alpha.change_window = "daily 22:00-02:00"
+    alpha.save()
+    page = _as(team["reviewer"]).get(f"/changes/{draft.pk}/").content.decode()
+    assert "changes are applied daily 22:00-02:00 UTC." in page

@@ -79,6 +79,27 @@ def test_an_admin_sees_the_form_with_the_current_policy(prod):
     assert 'name="api_server_url"' not in text and 'name="name"' not in text
 
 
+def test_a_window_in_a_time_zone_is_saved_and_shown_with_its_zone(prod):
+    client = _as(prod, "ann", "admin")
+    response = _post(client, change_window="Mon-Fri 09:00-17:00 Europe/Berlin")
+    assert response.status_code == 302
+    prod.refresh_from_db()
+    assert prod.change_window == "Mon-Fri 09:00-17:00 Europe/Berlin"
+    page = client.get(f"/clusters/{prod.name}/").text
+    assert "change window" in page and "Mon-Fri 09:00-17:00 Europe/Berlin" in page
+
+
+def test_an_unknown_time_zone_is_refused_under_the_field(prod):
+    response = _post(
+        _as(prod, "ann", "admin"), change_window="Mon-Fri 09:00-17:00 Europe/Berln"
+    )
+    assert response.status_code == 200
+    error = response.text.split('id="error_change_window"')[1].split("</div>")[0]
+    assert "&#x27;Europe/Berln&#x27; is not a time zone" in error
+    prod.refresh_from_db()
+    assert prod.change_window == ""
+
+
 def test_saving_changes_the_policy_audits_it_and_redirects(prod):
     client = _as(prod, "ann", "admin")
     response = _post(client, change_window="Mon-Thu 09:00-17:00")

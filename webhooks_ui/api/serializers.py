@@ -156,8 +156,8 @@ class ClusterPolicySerializer(serializers.Serializer):
     change_window = serializers.CharField(
         max_length=200,
         allow_blank=True,
-        help_text="When changes may be applied, in UTC, e.g. 'Mon-Fri 09:00-17:00'. "
-        "Empty: any time.",
+        help_text="When changes may be applied, e.g. 'Mon-Fri 09:00-17:00' (UTC) or "
+        "'Mon-Fri 09:00-17:00 Europe/Berlin' (an IANA time zone). Empty: any time.",
     )
 
 

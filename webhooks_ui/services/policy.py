@@ -111,7 +111,8 @@ def _summary(cluster: Cluster, after: dict[str, Any], changed: list[str]) -> str
             else "authors may not apply their own changes"
         ),
         "change_window": (
-            f"change window {after['change_window']} (UTC)"
+            "change window "
+            + change_window_rules.parse(after["change_window"]).describe()
             if after["change_window"]
             else "no change window"
         ),

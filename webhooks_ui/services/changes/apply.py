@@ -96,9 +96,13 @@ def apply_blockers(
     window = change_window.parse(cluster.change_window)
     if not window.is_open(now):
         opening = window.next_opening(now)
-        when = f" It opens {opening:%a %Y-%m-%d %H:%M} UTC." if opening else ""
+        when = (
+            f" It opens {opening:%a %Y-%m-%d %H:%M} {window.zone_name}."
+            if opening
+            else ""
+        )
         reasons.append(
-            f"Outside the change window of {cluster.name} ({window.text}, UTC).{when}"
+            f"Outside the change window of {cluster.name} ({window.describe()}).{when}"
         )
     return reasons
 
