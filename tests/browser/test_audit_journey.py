@@ -144,11 +144,22 @@ def test_changes_and_audit_journey(page, reviewer, shot, tmp_path):
     page.get_by_role("button", name="Save policy").click()
     expect(page.locator("#error_change_window")).to_contain_text("is not a window")
     shot(page, "cluster-settings-error")
-    page.get_by_label("Change window").fill("Mon-Fri 09:00-17:00")
+    page.get_by_label("Change window").fill("Mon-Fri 09:00-17:00 Europe/Berln")
+    page.get_by_role("button", name="Save policy").click()
+    expect(page.locator("#error_change_window")).to_contain_text(
+        "'Europe/Berln' is not a time zone"
+    )
+    page.get_by_label("Change window").fill("Mon-Fri 09:00-17:00 Europe/Berlin")
     page.get_by_role("button", name="Save policy").click()
     expect(page.get_by_role("status")).to_contain_text("Approval policy saved")
     shot(page, "cluster-settings-saved")
+    page.goto("/clusters/prod/")
+    expect(page.locator("#policy-summary")).to_contain_text(
+        "change window Mon-Fri 09:00-17:00 Europe/Berlin"
+    )
     page.goto("/audit/?action=cluster.policy_changed")
     expect(page.locator("#audit-events tbody tr[data-event]")).to_have_count(1)
-    expect(page.locator("#audit-events")).to_contain_text("Mon-Fri 09:00-17:00")
+    expect(page.locator("#audit-events")).to_contain_text(
+        "Mon-Fri 09:00-17:00 Europe/Berlin"
+    )
     shot(page, "audit-policy-changed")
