@@ -487,3 +487,34 @@ def test_dump_json_keeps_order_and_unicode():
 def test_loaded_object_records_position():
     (loaded,) = load_objects("kind: A\n")
     assert loaded == LoadedObject({"kind": "A"}, document=1, item=None, line=1)
+
+
+def test_loading_the_same_text_again_hands_out_an_independent_copy():
+    """Parses are remembered (the editor reads one text several times per
+    keystroke); what a caller changes must never leak into the next load."""
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\ndata: {k: v}\n"
+    first = load_documents(text)
+    first[0]["metadata"]["name"] = "changed"
+    first[0]["data"]["k"] = "changed"
+    first.append({"extra": True})
+    again = load_documents(text)
+    assert again == [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "one"},
+            "data": {"k": "v"},
+        }
+    ]
+    assert again[0] is not first[0]
+
+
+def test_dumping_follows_the_content_not_the_object():
+    obj = {"metadata": {"name": "one"}, "spec": {"x": 1}}
+    assert dump_yaml(obj) == "metadata:\n  name: one\nspec:\n  x: 1\n"
+    obj["spec"]["x"] = "1"  # same JSON-ish shape, another type: another text
+    assert dump_yaml(obj) == "metadata:\n  name: one\nspec:\n  x: '1'\n"
+    obj["spec"] = {"x": 1.0}
+    assert dump_yaml(obj) == "metadata:\n  name: one\nspec:\n  x: 1.0\n"
+    reordered = {"spec": {"x": 1}, "metadata": {"name": "one"}}
+    assert dump_yaml(reordered) == "spec:\n  x: 1\nmetadata:\n  name: one\n"

@@ -29,10 +29,13 @@ YAML decisions (the reasons are Kubernetes-specific):
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -137,6 +140,48 @@ def load_objects(
     max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES,
 ) -> list[LoadedObject]:
     """Like ``load_documents`` but says which document (and List item) each is."""
+    if isinstance(text, str) and len(text) <= _MEMO_MAX_CHARS:
+        loaded = _load_objects_memo(text, source, max_bytes, max_depth, max_alias_nodes)
+        # Callers own (and may change) what they get: hand out copies.
+        return [replace(one, obj=copy.deepcopy(one.obj)) for one in loaded]
+    return _load_objects(
+        text,
+        source=source,
+        max_bytes=max_bytes,
+        max_depth=max_depth,
+        max_alias_nodes=max_alias_nodes,
+    )
+
+
+# The editor reads the same draft text several times per keystroke (save,
+# evaluate, form, preview), and the pure-Python YAML parser is most of the
+# cost: remember the last few parses (successes only; errors are re-raised).
+_MEMO_MAX_CHARS = 256 * 1024
+
+
+@functools.lru_cache(maxsize=16)
+def _load_objects_memo(
+    text: str, source: str, max_bytes: int, max_depth: int, max_alias_nodes: int
+) -> tuple[LoadedObject, ...]:
+    return tuple(
+        _load_objects(
+            text,
+            source=source,
+            max_bytes=max_bytes,
+            max_depth=max_depth,
+            max_alias_nodes=max_alias_nodes,
+        )
+    )
+
+
+def _load_objects(
+    text: str | bytes,
+    *,
+    source: str,
+    max_bytes: int,
+    max_depth: int,
+    max_alias_nodes: int,
+) -> list[LoadedObject]:
     decoded = _decode(text, source=source, max_bytes=max_bytes)
     documents = _load_json_stream(decoded, max_depth=max_depth)
     if documents is None:
@@ -706,7 +751,46 @@ _TAGS = {
 
 def dump_yaml(obj: Any) -> str:
     """One YAML document: block style, key order kept, no aliases, no line folding."""
-    return _emit([obj])
+    if not _json_shaped(obj):
+        return _emit([obj])
+    # For JSON-shaped objects (string keys only) key order and every value's
+    # type survive in this key, so equal keys mean equal YAML.
+    key = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    with _DUMPED_LOCK:
+        text = _DUMPED.get(key)
+        if text is not None:
+            _DUMPED.move_to_end(key)
+            return text
+    text = _emit([obj])
+    with _DUMPED_LOCK:
+        _DUMPED[key] = text
+        while len(_DUMPED) > _DUMPED_MAX:
+            _DUMPED.popitem(last=False)
+    return text
+
+
+def _json_shaped(value: Any, depth: int = 0) -> bool:
+    """Only str keys and JSON scalars, lists and dicts (``{1: x}`` and
+    ``{"1": x}`` are one JSON text but two YAML texts)."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return not isinstance(value, float) or value == value  # NaN != NaN
+    if depth > DEFAULT_MAX_DEPTH:
+        return False
+    if type(value) is dict:
+        return all(
+            type(key) is str and _json_shaped(item, depth + 1)
+            for key, item in value.items()
+        )
+    if type(value) is list:
+        return all(_json_shaped(item, depth + 1) for item in value)
+    return False
+
+
+# The editor's diff emits the same live object on every keystroke, and the
+# pure-Python emitter is slow: keep the last few (the text for its JSON).
+_DUMPED: OrderedDict[str, str] = OrderedDict()
+_DUMPED_LOCK = threading.Lock()
+_DUMPED_MAX = 32
 
 
 def dump_yaml_documents(objs: Iterable[Any]) -> str:
