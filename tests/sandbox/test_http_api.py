@@ -660,3 +660,23 @@ def test_a_request_held_when_the_sandbox_stops_gets_no_answer() -> None:
         timer.join()
         sandbox.stop()
     assert time.monotonic() - started < 4  # dropped at the stop, not after the delay
+
+
+def test_two_threads_stopping_the_sandbox_at_once_both_return_cleanly() -> None:
+    sandbox = SandboxServer(name="twice", objects=[]).start()
+    errors: list[BaseException] = []
+
+    def stop() -> None:
+        try:
+            sandbox.stop()
+        except BaseException as exc:  # noqa: BLE001 - collected for the assert
+            errors.append(exc)
+
+    threads = [threading.Thread(target=stop) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert errors == []
+    with pytest.raises(OSError):
+        call(sandbox, "GET", VWC_PATH, timeout=2)

@@ -63,6 +63,8 @@ class SandboxServer:
         self._stopping = threading.Event()
         self._httpd: SandboxHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        # stop() may be called from a timer thread and from the owner at once.
+        self._stop_lock = threading.Lock()
         self._chain: ServingChain | None = None
         self._token = ""
         self._readonly_token = ""
@@ -109,17 +111,19 @@ class SandboxServer:
         return self
 
     def stop(self) -> None:
-        """Close the listener and every open connection (watches included); join."""
-        if self._httpd is None or self._thread is None:
-            return
-        self._stopping.set()
-        self.store.close()
-        self._httpd.shutdown()
-        self._thread.join()
-        self._httpd.close_all()
-        self._httpd.server_close()
-        self._httpd = None
-        self._thread = None
+        """Close the listener and every open connection (watches included); join.
+        Safe to call twice, and from two threads at once."""
+        with self._stop_lock:
+            if self._httpd is None or self._thread is None:
+                return
+            self._stopping.set()
+            self.store.close()
+            self._httpd.shutdown()
+            self._thread.join()
+            self._httpd.close_all()
+            self._httpd.server_close()
+            self._httpd = None
+            self._thread = None
 
     def __enter__(self) -> SandboxServer:
         return self.start()
