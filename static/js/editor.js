@@ -9,4 +9,17 @@
   htmx.config.attributesToSettle = htmx.config.attributesToSettle.filter(
     (name) => name !== "style",
   );
+
+  // Renaming a new configuration renames its draft's suggested title
+  // ("Create <name>"); the propose form was rendered before, so follow it
+  // there too, unless the author has typed a title of their own.
+  document.body.addEventListener("htmx:afterSettle", () => {
+    const heading = document.getElementById("draft-heading");
+    const input = document.getElementById("propose-title");
+    if (!heading || !input) return;
+    const suggested = heading.dataset.title;
+    if (suggested === undefined || suggested === input.dataset.suggested) return;
+    if (input.value === input.dataset.suggested) input.value = suggested;
+    input.dataset.suggested = suggested;
+  });
 })();

@@ -169,6 +169,8 @@ def test_new_validating_configuration_from_scratch(page, editor, shot):
     _field(page, "w-0-r-0-resources").fill("deployments")
     _field(page, "w-0-r-0-scope").select_option("Namespaced")
     expect(page.locator("#form-valid")).to_be_visible()
+    # The suggested title followed the new name into the propose form.
+    expect(page.locator("#propose-title")).to_have_value("Create team-a-policy")
     shot(page, "new-valid")
 
     page.get_by_role("button", name="Dry run on the cluster").click()
@@ -220,3 +222,28 @@ def test_clone_to_another_cluster(page, editor, shot):
     assert (draft.cluster.name, draft.action) == ("staging", "create")
     assert _saved()["webhooks"][1]["timeoutSeconds"] == 4
     shot(page, "clone-dry-run")
+
+
+def test_a_typed_title_survives_renames_and_yaml_renames_follow(page, editor, shot):
+    page.goto("/clusters/prod/")
+    sign_in(page, editor)
+    page.get_by_role("button", name="New validating").click()
+    expect(page).to_have_url(re.compile(r"/drafts/\d+/$"))
+    title = page.locator("#propose-title")
+    expect(title).to_have_value("Create new-webhook-configuration")
+
+    # In the YAML tab, a rename moves the heading, the crumb and the title.
+    text = page.locator("#draft-text")
+    text.fill(text.input_value().replace("new-webhook-configuration", "edge-guard"))
+    text.press("End")
+    expect(page.locator("#draft-heading")).to_contain_text("edge-guard")
+    expect(page.locator("#draft-crumb")).to_have_text("edge-guard")
+    expect(title).to_have_value("Create edge-guard")
+
+    # A title of the author's own is theirs: later renames leave it alone.
+    title.fill("Guard the edge namespaces")
+    text.fill(text.input_value().replace("edge-guard", "edge-guard-2"))
+    text.press("End")
+    expect(page.locator("#draft-heading")).to_contain_text("edge-guard-2")
+    expect(title).to_have_value("Guard the edge namespaces")
+    shot(page, "own-title-kept")

@@ -266,9 +266,17 @@ def test_a_renamed_create_draft_follows_in_its_title(team):
     author.post("/clusters/alpha/drafts/new/validating/")
     draft = ChangeRequest.objects.get(action="create")
     text = draft.proposed_text.replace("new-webhook-configuration", "team-guard")
-    author.post(f"/drafts/{draft.pk}/validate/", {"text": text})
+    reply = author.post(
+        f"/drafts/{draft.pk}/validate/", {"text": text}, HTTP_HX_REQUEST="true"
+    ).content.decode()
     draft.refresh_from_db()
     assert (draft.name, draft.title) == ("team-guard", "Create team-guard")
+    # The YAML tab's reply renames the heading (with the suggested title the
+    # page's propose form follows) and the breadcrumb.
+    heading = reply.split('id="draft-heading"')[1].split(">")[0]
+    assert 'data-title="Create team-guard"' in heading
+    assert 'hx-swap-oob="true"' in heading
+    assert 'id="draft-crumb" hx-swap-oob="true">team-guard<' in reply
 
 
 @pytest.mark.parametrize(

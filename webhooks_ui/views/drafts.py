@@ -197,7 +197,7 @@ def draft_validate(request: HttpRequest, pk: int) -> HttpResponse:
     state = drafts_service.draft_save(
         draft=draft, user=request.user, text=request.POST.get("text", "")
     )
-    return _page(request, state.draft, "feedback", saved=True)
+    return _page(request, state.draft, "feedback", saved=True, follow_name=True)
 
 
 @login_required
