@@ -15,32 +15,19 @@ Figures only: the exit code is 0 unless a request fails.
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import tempfile
 import time
 from typing import Any
 
+from tests.benchmarks.django_setup import configure_django
+
 SIZES = (1, 5, 25)
 ROUNDS = 15
 WARMUP = 2
 TARGET_MS = 150.0
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-def _configure_django(tmp: str) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
-    os.environ["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3"
-    )
-    os.environ.setdefault("DASHBOARD_LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
 
 
 def _objects() -> list[dict[str, Any]]:
@@ -72,7 +59,7 @@ def _timed(send: Any) -> tuple[float, float]:
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        _configure_django(tmp)
+        configure_django(tmp)
         from django.contrib.auth.models import User
         from django.test import Client
 

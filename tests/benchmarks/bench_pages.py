@@ -19,7 +19,6 @@ import copy
 import cProfile
 import hashlib
 import io
-import os
 import pstats
 import statistics
 import sys
@@ -29,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from tests.benchmarks.django_setup import configure_django
 
 CLUSTERS = 20
 CONFIGURATIONS = 250
@@ -51,23 +52,6 @@ PRODUCTS = (
 )
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 SEARCH = "ingress"
-
-
-def _configure_django(tmp: str) -> None:
-    """Settings read the environment at import: point everything at ``tmp``."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
-    os.environ["DASHBOARD_LOCAL_DIR"] = tmp
-    if "BENCH_DATABASE_URL" in os.environ:
-        os.environ["DATABASE_URL"] = os.environ["BENCH_DATABASE_URL"]
-    else:
-        os.environ.pop("DATABASE_URL", None)  # SQLite in DASHBOARD_LOCAL_DIR
-    os.environ.setdefault("DASHBOARD_LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
 
 
 # --- realistic objects ----------------------------------------------------------
@@ -498,7 +482,7 @@ def _breakdown(path: str, rounds: int = 10) -> str:
 
 def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
-        _configure_django(tmp)
+        configure_django(tmp)
         from django.contrib.auth import get_user_model
         from django.db import connection
         from django.test import Client

@@ -8,7 +8,6 @@ Uses a throw-away SQLite database unless BENCH_DATABASE_URL is set.
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import tempfile
@@ -16,24 +15,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from tests.benchmarks.django_setup import configure_django
+
 CONFIGURATIONS = 1000
 WEBHOOKS = 5
 NAMESPACES = 5
 ROUNDS = 3
-
-
-def _configure_django(tmp: str) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
-    os.environ["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3"
-    )
-    os.environ.setdefault("DASHBOARD_LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
 
 
 def _objects() -> list[dict[str, Any]]:
@@ -111,7 +98,7 @@ def _write_counter() -> tuple[Callable[..., Any], dict[str, int]]:
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        _configure_django(tmp)
+        configure_django(tmp)
         from django.conf import settings
         from django.db import connection
 

@@ -56,7 +56,7 @@ def test_next_opening():
 
 def test_a_window_without_a_zone_is_utc_and_says_so():
     window = parse("Mon-Fri 09:00-17:00")
-    assert window.zone_name == "UTC" and not window.zone_given
+    assert window.zone_name == "" and window.zone_label == "UTC"
     assert window.describe() == "Mon-Fri 09:00-17:00 UTC"
     assert parse("Mon-Fri 09:00-17:00 UTC").describe() == "Mon-Fri 09:00-17:00 UTC"
 

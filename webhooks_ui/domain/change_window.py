@@ -50,12 +50,15 @@ class ChangeWindow:
     text: str
     segments: tuple[Segment, ...]
     zone: tzinfo = UTC
-    zone_name: str = "UTC"
-    zone_given: bool = False
+    zone_name: str = ""  # as written after the segments; "" means UTC
+
+    @property
+    def zone_label(self) -> str:
+        return self.zone_name or "UTC"
 
     def describe(self) -> str:
         """The window as people should read it: always with its time zone."""
-        return self.text if self.zone_given else f"{self.text} UTC"
+        return self.text if self.zone_name else f"{self.text} UTC"
 
     def is_open(self, moment: datetime) -> bool:
         if not self.segments:
@@ -91,7 +94,7 @@ def parse(text: str) -> ChangeWindow:
     text = (text or "").strip()
     if not text:
         return ChangeWindow("", ())
-    zone, zone_name, spans = UTC, "UTC", text
+    zone, zone_name, spans = UTC, "", text
     head, _, last = text.rpartition(" ")
     if head and _looks_like_zone(last):
         zone, zone_name, spans = _zone(last), last, head
@@ -109,9 +112,7 @@ def parse(text: str) -> ChangeWindow:
         if start == end:
             raise ChangeWindowError(f"{part!r} opens and closes at the same time.")
         segments.append(Segment(_days(match["days"]), start, end))
-    return ChangeWindow(
-        text, tuple(segments), zone, zone_name, zone_given=spans is not text
-    )
+    return ChangeWindow(text, tuple(segments), zone, zone_name)
 
 
 def _looks_like_zone(word: str) -> bool:

@@ -32,8 +32,6 @@ import copy
 import functools
 import json
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -140,17 +138,14 @@ def load_objects(
     max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES,
 ) -> list[LoadedObject]:
     """Like ``load_documents`` but says which document (and List item) each is."""
+    limits = (source, max_bytes, max_depth, max_alias_nodes)
     if isinstance(text, str) and len(text) <= _MEMO_MAX_CHARS:
-        loaded = _load_objects_memo(text, source, max_bytes, max_depth, max_alias_nodes)
         # Callers own (and may change) what they get: hand out copies.
-        return [replace(one, obj=copy.deepcopy(one.obj)) for one in loaded]
-    return _load_objects(
-        text,
-        source=source,
-        max_bytes=max_bytes,
-        max_depth=max_depth,
-        max_alias_nodes=max_alias_nodes,
-    )
+        return [
+            replace(one, obj=copy.deepcopy(one.obj))
+            for one in _load_objects_memo(text, *limits)
+        ]
+    return _load_objects(text, *limits)
 
 
 # The editor reads the same draft text several times per keystroke (save,
@@ -160,27 +155,12 @@ _MEMO_MAX_CHARS = 256 * 1024
 
 
 @functools.lru_cache(maxsize=16)
-def _load_objects_memo(
-    text: str, source: str, max_bytes: int, max_depth: int, max_alias_nodes: int
-) -> tuple[LoadedObject, ...]:
-    return tuple(
-        _load_objects(
-            text,
-            source=source,
-            max_bytes=max_bytes,
-            max_depth=max_depth,
-            max_alias_nodes=max_alias_nodes,
-        )
-    )
+def _load_objects_memo(text: str, *limits: Any) -> tuple[LoadedObject, ...]:
+    return tuple(_load_objects(text, *limits))
 
 
 def _load_objects(
-    text: str | bytes,
-    *,
-    source: str,
-    max_bytes: int,
-    max_depth: int,
-    max_alias_nodes: int,
+    text: str | bytes, source: str, max_bytes: int, max_depth: int, max_alias_nodes: int
 ) -> list[LoadedObject]:
     decoded = _decode(text, source=source, max_bytes=max_bytes)
     documents = _load_json_stream(decoded, max_depth=max_depth)
@@ -755,18 +735,14 @@ def dump_yaml(obj: Any) -> str:
         return _emit([obj])
     # For JSON-shaped objects (string keys only) key order and every value's
     # type survive in this key, so equal keys mean equal YAML.
-    key = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    with _DUMPED_LOCK:
-        text = _DUMPED.get(key)
-        if text is not None:
-            _DUMPED.move_to_end(key)
-            return text
-    text = _emit([obj])
-    with _DUMPED_LOCK:
-        _DUMPED[key] = text
-        while len(_DUMPED) > _DUMPED_MAX:
-            _DUMPED.popitem(last=False)
-    return text
+    return _dump_json_text(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+
+
+# The editor's diff emits the same live object on every keystroke, and the
+# pure-Python emitter is slow: keep the last few, keyed by their JSON.
+@functools.lru_cache(maxsize=32)
+def _dump_json_text(text: str) -> str:
+    return _emit([json.loads(text)])
 
 
 def _json_shaped(value: Any, depth: int = 0) -> bool:
@@ -784,13 +760,6 @@ def _json_shaped(value: Any, depth: int = 0) -> bool:
     if type(value) is list:
         return all(_json_shaped(item, depth + 1) for item in value)
     return False
-
-
-# The editor's diff emits the same live object on every keystroke, and the
-# pure-Python emitter is slow: keep the last few (the text for its JSON).
-_DUMPED: OrderedDict[str, str] = OrderedDict()
-_DUMPED_LOCK = threading.Lock()
-_DUMPED_MAX = 32
 
 
 def dump_yaml_documents(objs: Iterable[Any]) -> str:

@@ -111,8 +111,7 @@ def _summary(cluster: Cluster, after: dict[str, Any], changed: list[str]) -> str
             else "authors may not apply their own changes"
         ),
         "change_window": (
-            "change window "
-            + change_window_rules.parse(after["change_window"]).describe()
+            f"change window {cluster.change_window_text}"
             if after["change_window"]
             else "no change window"
         ),

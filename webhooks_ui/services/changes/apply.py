@@ -97,7 +97,7 @@ def apply_blockers(
     if not window.is_open(now):
         opening = window.next_opening(now)
         when = (
-            f" It opens {opening:%a %Y-%m-%d %H:%M} {window.zone_name}."
+            f" It opens {opening:%a %Y-%m-%d %H:%M} {window.zone_label}."
             if opening
             else ""
         )
